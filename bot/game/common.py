@@ -1,0 +1,191 @@
+"""What both engines share: combinations, errors, events, results and seat views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.game.cards import Card, format_cards
+
+
+class Combo:
+    """A valid combination (牌型): its kind, its cards and what it is compared by.
+
+    ``key`` is the comparison key within the kind (the rank, or the top rank of a run; for
+    双扣's bombs a power that orders all bombs). ``chain`` is the number of ranks in a run
+    (1 for sets). ``tier`` is 刨王's ladder row (1..27), 0 for ordinary combinations.
+    """
+
+    __slots__ = ("cards", "chain", "key", "kind", "tier")
+
+    def __init__(
+        self, kind: str, cards: tuple[Card, ...], key: int, chain: int = 1, tier: int = 0
+    ) -> None:
+        self.kind = kind
+        self.cards = cards
+        self.key = key
+        self.chain = chain
+        self.tier = tier
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def signature(self) -> tuple[str, int, int, int, tuple[int, ...]]:
+        """What makes two plays the same play, suits aside (except where suits matter)."""
+        ranks = tuple(sorted(card >> 3 for card in self.cards))
+        return (self.kind, self.key, self.chain, self.tier, ranks)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Combo):
+            return NotImplemented
+        return self.kind == other.kind and sorted(self.cards) == sorted(other.cards) and (
+            self.key == other.key and self.tier == other.tier
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.key, tuple(sorted(self.cards))))
+
+    def __str__(self) -> str:
+        return format_cards(sorted(self.cards))
+
+    def __repr__(self) -> str:
+        tier = f", tier={self.tier}" if self.tier else ""
+        return f"<Combo {self.kind} {format_cards(sorted(self.cards))!r}{tier}>"
+
+
+class Reason(StrEnum):
+    """Why an action was refused; stable strings a front end can translate."""
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_IN_HAND = "not_in_hand"
+    NOT_A_COMBINATION = "not_a_combination"
+    DOES_NOT_BEAT = "does_not_beat"
+    CANNOT_PASS = "cannot_pass"
+    REVEAL_PENDING = "reveal_pending"
+    NOT_REVEALING = "not_revealing"
+    NO_BIG_JOKER = "no_big_joker"
+    NO_SUCH_SEAT = "no_such_seat"
+
+
+class IllegalPlay(ValueError):
+    """An action the rules refuse. The game is left exactly as it was."""
+
+    def __init__(self, reason: Reason, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason.value}: {detail}" if detail else reason.value)
+
+
+# ---- events: what an action did, for a front end to render -----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    combo: Combo
+    cards_left: int
+    kind: str = field(default="played", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+    kind: str = field(default="passed", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """A trick ended: ``seat`` made its last play; ``next_leader`` leads the next one."""
+
+    seat: int
+    next_leader: int | None
+    points: int = 0
+    kind: str = field(default="trick_taken", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut:
+    seat: int
+    place: int  # 1 for 上游, 2 for 二游, ...
+    kind: str = field(default="player_out", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PointsTaken:
+    """刨王: the taker of a trick collects its point cards."""
+
+    seat: int
+    points: int
+    total: int
+    kind: str = field(default="points_taken", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """刨王's 亮王: ``seat`` showed ``jokers`` 大王 to the table."""
+
+    seat: int
+    jokers: int
+    kind: str = field(default="revealed", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealDeclined:
+    """刨王: ``seat`` chose not to reveal. Private to that seat: never show it to the group."""
+
+    seat: int
+    kind: str = field(default="reveal_declined", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    result: Result
+    kind: str = field(default="game_over", init=False)
+
+
+Event = (
+    Played | Passed | TrickTaken | PlayerOut | PointsTaken | Revealed | RevealDeclined | GameOver
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended. ``deltas`` are the rules' score changes per seat (they sum to 0)."""
+
+    outcome: str  # 双扣 / 单扣 / 平扣; 刨王: win / 小雪 / 大雪
+    finish_order: tuple[int, ...]  # seats in the order they went out
+    deltas: tuple[int, ...]
+    winners: tuple[int, ...]  # seats of the winning side (empty for 平扣)
+    multiplier: int = 1
+    revealed: bool = False  # 刨王: a 大王 was revealed (score ×2)
+    side_points: tuple[int, int] | None = None  # 刨王: (winners' points, losers' points)
+    instant: bool = False  # 刨王: all four jokers in one hand
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know (``seat`` is None for the public view shown to the group).
+
+    Rendering and computer players read only this, never the engine's internals.
+    """
+
+    variant: str
+    seat: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    turn: int | None
+    on_table: Combo | None
+    on_table_seat: int | None
+    trick: tuple[tuple[int, Combo | None], ...]  # this trick so far: (seat, play or None for 不出)
+    history: tuple[tuple[int, Combo | None], ...]  # every play and pass of the game, in order
+    finish_order: tuple[int, ...]
+    partners: tuple[int, ...]  # seats this seat knows to be on its side (itself excluded)
+    over: bool
+    points: tuple[int, ...] = ()  # 刨王: points collected per seat
+    revealed: tuple[bool, ...] = ()  # 刨王: which seats revealed a 大王
+    revealed_jokers: tuple[int, ...] = ()  # 刨王: how many 大王 each revealed seat showed
+    reveal_pending: bool = False  # 刨王: this seat still has to answer 亮王
+    reveal_phase: bool = False  # 刨王: the 亮王 phase is open (somebody still to answer)
+    trick_points: int = 0  # 刨王: points in the open trick
