@@ -183,6 +183,7 @@ class SeatView:
     finish_order: tuple[int, ...]
     partners: tuple[int, ...]  # seats this seat knows to be on its side (itself excluded)
     over: bool
+    opponents: tuple[int, ...] = ()  # seats this seat knows to be on the other side
     points: tuple[int, ...] = ()  # 刨王: points collected per seat
     revealed: tuple[bool, ...] = ()  # 刨王: which seats revealed a 大王
     revealed_jokers: tuple[int, ...] = ()  # 刨王: how many 大王 each revealed seat showed

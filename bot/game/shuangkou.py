@@ -427,6 +427,7 @@ class Game:
             finish_order=tuple(self.finish_order),
             partners=(partner(seat),) if seat is not None else (),
             over=self.over,
+            opponents=((seat + 1) % SEATS, (seat + 3) % SEATS) if seat is not None else (),
         )
 
     # -- actions -----------------------------------------------------------------------
