@@ -1,0 +1,81 @@
+"""The interface every computer player implements, and the few helpers they share.
+
+A player reads one :class:`~bot.game.common.SeatView` and nothing else: the engine builds the
+view for the seat, so a player cannot see another hand or 刨王's secret teams even by mistake.
+Both variants answer the same two questions, so the simulator, the terminal and the bot drive
+every player the same way through :func:`decide`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from bot.game.common import Combo, Event, SeatView
+
+__all__ = ["Player", "decide", "is_bomb", "legal_options", "play_order_key"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A computer player: pure decisions from what one seat may know."""
+
+    def choose(self, view: SeatView) -> Combo | None:
+        """A legal play for ``view.seat``, or None to pass (only when ``view.on_table`` is set)."""
+        ...
+
+    def choose_reveal(self, view: SeatView) -> bool:
+        """刨王's 亮王: whether to show this seat's 大王 to the table."""
+        ...
+
+
+def revealed_self(view: SeatView) -> bool:
+    """Whether the seat of ``view`` has revealed its 大王 (刨王; always False in 双扣)."""
+    return bool(view.revealed) and view.seat is not None and view.revealed[view.seat]
+
+
+def legal_options(view: SeatView) -> list[Combo]:
+    """Every distinct legal play for the seat of ``view``, from its hand and the table alone."""
+    if view.variant == "shuangkou":
+        from bot.game import shuangkou
+
+        return shuangkou.legal_plays(view.hand, view.on_table)
+    from bot.game import paowang
+
+    return paowang.legal_plays(view.hand, view.on_table, revealed=revealed_self(view))
+
+
+def is_bomb(combo: Combo) -> bool:
+    """A bomb: 双扣's 炸弹/三连炸/天王炸, or any rung of 刨王's ladder."""
+    return combo.tier > 0 or combo.kind in ("bomb", "triple_bomb", "joker_bomb", "ladder")
+
+
+def play_order_key(combo: Combo) -> tuple[int, int, int, int]:
+    """Orders plays from the lowest to the highest: ordinary plays by rank, then bombs.
+
+    "Lowest" is what the greedy player and the terminal's hints mean by it: spend as little
+    strength as possible, and the fewest cards at equal strength.
+    """
+    bomb = is_bomb(combo)
+    return (int(bomb), combo.tier if bomb else 0, combo.key, len(combo.cards))
+
+
+def decide(player: Player, game: Any, seat: int) -> list[Event]:
+    """Let ``player`` act for ``seat`` in ``game`` (either variant): 亮王, a play or a pass.
+
+    Returns the engine's events. Raises the engine's ``IllegalPlay`` if the player misbehaves
+    (a bug in the player), and ValueError if ``seat`` has nothing to do now.
+    """
+    view: SeatView = game.view(seat)
+    if view.reveal_pending:
+        return list(game.reveal(seat, player.choose_reveal(view)))
+    if game.turn != seat:
+        raise ValueError(f"seat {seat} has nothing to do now")
+    combo = player.choose(view)
+    if combo is None:
+        return list(game.pass_turn(seat))
+    return list(game.play(seat, combo.cards))
+
+
+def lowest(plays: Sequence[Combo]) -> Combo:
+    return min(plays, key=play_order_key)
