@@ -1,0 +1,77 @@
+"""The action log: every accepted action of a game, in order. Replaying it through the engine,
+from the game's deal, gives the game back exactly."""
+
+from __future__ import annotations
+
+import builtins
+import sqlite3
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from bot.storage.codec import action_from_row, encode_cards
+from bot.storage.errors import DuplicateActionError, NotFoundError
+from bot.storage.models import ActionRecord
+
+if TYPE_CHECKING:
+    from bot.storage.database import Database
+
+
+class ActionsRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def append(
+        self,
+        *,
+        game_id: int,
+        seq: int,
+        seat: int,
+        kind: str,
+        cards: str | Iterable[object] | None = None,
+        at: float | None = None,
+    ) -> ActionRecord:
+        """Add one action to the log. Call it (in the service's transaction) before telling
+        anyone about the action: what was announced is then always on disk.
+
+        ``cards`` is card text (``"♠3 ♥3"``); the engine's Card values are accepted too.
+        ``at`` defaults to now. Raises :class:`DuplicateActionError` if ``seq`` is taken, and
+        :class:`NotFoundError` for an unknown game.
+        """
+        record = ActionRecord(
+            seq=int(seq),
+            seat=int(seat),
+            kind=kind,
+            cards=encode_cards(cards),
+            at=self._db.clock() if at is None else float(at),
+        )
+        async with self._db.transaction():
+            game = await self._db.fetch_one("SELECT id FROM games WHERE id = ?", (game_id,))
+            if game is None:
+                raise NotFoundError(f"no game {game_id}")
+            try:
+                await self._db.execute(
+                    "INSERT INTO actions (game_id, seq, seat, kind, cards, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
+                )
+            except sqlite3.IntegrityError as error:
+                # The game exists (checked above), so the primary key is what refused it.
+                raise DuplicateActionError(game_id, record.seq) from error
+        return record
+
+    async def list(self, game_id: int) -> builtins.list[ActionRecord]:
+        """The game's log in seq order (empty for an unknown game)."""
+        async with self._db.reading():
+            rows = await self._db.fetch_all(
+                "SELECT seq, seat, kind, cards, at FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        return [action_from_row(row) for row in rows]
+
+    async def last_seq(self, game_id: int) -> int | None:
+        """The highest seq in the game's log, or None when it is empty."""
+        async with self._db.reading():
+            row = await self._db.fetch_one(
+                "SELECT MAX(seq) AS last FROM actions WHERE game_id = ?", (game_id,)
+            )
+        return None if row is None or row["last"] is None else int(row["last"])

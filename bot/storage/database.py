@@ -1,0 +1,275 @@
+"""One SQLite database behind one aiosqlite connection, with transactions and repositories.
+
+Concurrency model: the bot is one asyncio process with one connection. aiosqlite runs the
+statements on a worker thread, one at a time, but it would happily interleave the statements of
+two coroutines, and a transaction belongs to the connection, not to a coroutine. So every unit
+of work (a transaction, or a read) holds ``Database``'s asyncio lock: statements of one task's
+transaction are never mixed with another task's, and no task reads another's uncommitted rows.
+
+A transaction is ``BEGIN IMMEDIATE`` (the write lock is taken up front, so a second process
+waits on ``busy_timeout`` at BEGIN instead of failing half-way), and a nested ``transaction()``
+in the same task joins the outer one through a SAVEPOINT.
+
+Portability: the SQL in the repositories is plain (``INSERT ... ON CONFLICT``, ``RETURNING``,
+``COALESCE``, ``EXISTS``, ``SAVEPOINT``), which PostgreSQL reads as is apart from the parameter
+markers. What is SQLite's alone is kept here and in the migrations: the PRAGMAs,
+``BEGIN IMMEDIATE`` and ``user_version``. ``docs/architecture-storage.md`` has the details.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+import aiosqlite
+
+from bot.storage.actions import ActionsRepository
+from bot.storage.games import GamesRepository
+from bot.storage.migrations import MIGRATIONS, migrate, user_version
+from bot.storage.models import Rating
+from bot.storage.players import PlayersRepository
+from bot.storage.ratings import RatingsRepository
+from bot.storage.results import ResultsRepository
+
+log = logging.getLogger(__name__)
+
+#: how long a statement waits for another process's write lock before failing
+DEFAULT_BUSY_TIMEOUT_MS: Final = 5_000
+_MEMORY: Final = ":memory:"
+
+Params = Sequence[Any]
+
+
+class Database:
+    """The bot's database: repositories as attributes, plus :meth:`transaction`.
+
+    Build it with :func:`open_database`, which also runs the migrations.
+    """
+
+    def __init__(
+        self, connection: aiosqlite.Connection, *, path: str, clock: Callable[[], float]
+    ) -> None:
+        self._connection = connection
+        self.path = path
+        #: the time source for created_at and default action times (tests pass a fake)
+        self.clock = clock
+        self._lock = asyncio.Lock()
+        # The task that holds the lock, and whether it opened a transaction or only reads.
+        # A task, not a context variable: tasks spawned inside a transaction must not join it,
+        # or their statements could land after the COMMIT.
+        self._owner: asyncio.Task[Any] | None = None
+        self._in_transaction = False
+        self._savepoints = 0
+        self._closed = False
+        self.players = PlayersRepository(self)
+        self.ratings = RatingsRepository(self)
+        self.games = GamesRepository(self)
+        self.actions = ActionsRepository(self)
+        self.results = ResultsRepository(self)
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Wait for the running unit of work to finish, then close. Closing twice is harmless."""
+        if self._closed:
+            return
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            await self._connection.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- units of work -----------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` when the block raises.
+
+        Used again inside itself (by the same task) it joins the outer transaction through a
+        savepoint: an exception that leaves the inner block undoes the inner block's writes,
+        and, unless caught, the whole transaction.
+
+        Do not await another task's database work inside a transaction: that task waits for
+        this transaction's lock, and this one waits for it.
+        """
+        if self._holds_lock():
+            if not self._in_transaction:
+                raise RuntimeError("transaction() cannot start inside a read-only unit of work")
+            async with self._savepoint():
+                yield
+            return
+        async with self._lock:
+            self._check_open()
+            self._owner = asyncio.current_task()
+            try:
+                # SQLite: IMMEDIATE takes the write lock now (PostgreSQL: plain BEGIN).
+                await self._connection.execute("BEGIN IMMEDIATE")
+                self._in_transaction = True
+                try:
+                    yield
+                except BaseException:
+                    await self._rollback()
+                    raise
+                try:
+                    await self._connection.execute("COMMIT")
+                except sqlite3.Error:
+                    await self._rollback()
+                    raise
+            finally:
+                self._in_transaction = False
+                self._savepoints = 0
+                self._owner = None
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[None]:
+        """Hold the lock for a few reads: they never see another task's uncommitted writes.
+
+        Inside the task's own transaction it just joins it (and sees its writes).
+        """
+        if self._holds_lock():
+            yield
+            return
+        async with self._lock:
+            self._check_open()
+            self._owner = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
+    async def _savepoint(self) -> AsyncIterator[None]:
+        self._savepoints += 1
+        name = f"sp_{self._savepoints}"  # depth-numbered: nested savepoints never share a name
+        await self._connection.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            await self._connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            await self._connection.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        else:
+            await self._connection.execute(f"RELEASE SAVEPOINT {name}")
+        finally:
+            self._savepoints -= 1
+
+    async def _rollback(self) -> None:
+        # Some errors (a full disk, an interrupt) already rolled SQLite back; a second
+        # ROLLBACK would raise and hide the error that matters.
+        if not self._connection.in_transaction:
+            return
+        try:
+            await self._connection.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("ROLLBACK failed; the original error follows")
+
+    def _holds_lock(self) -> bool:
+        return self._owner is not None and self._owner is asyncio.current_task()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the database is closed")
+
+    # -- statements (for the repositories) ---------------------------------------------------
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement inside the current unit of work; returns the rows it changed."""
+        self._check_unit_of_work()
+        cursor = await self._connection.execute(sql, params)
+        try:
+            return cursor.rowcount
+        finally:
+            await cursor.close()
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        self._check_unit_of_work()
+        cursor = await self._connection.execute(sql, params)
+        try:
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
+        finally:
+            await cursor.close()
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        self._check_unit_of_work()
+        rows: Iterable[sqlite3.Row] = await self._connection.execute_fetchall(sql, params)
+        return list(rows)
+
+    def _check_unit_of_work(self) -> None:
+        # A statement outside the lock could slip into another task's transaction: refuse it
+        # loudly rather than corrupt someone else's unit of work.
+        if not self._holds_lock():
+            raise RuntimeError("run statements inside db.transaction() or db.reading()")
+
+    # -- conveniences ------------------------------------------------------------------------
+
+    async def stats(self, *, user_id: int, game: str) -> Rating:
+        """A player's rating in one variant (zeros if they never finished a game of it)."""
+        return await self.ratings.get(user_id=user_id, game=game)
+
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version``: how many migrations this database has had."""
+        async with self.reading():
+            return await user_version(self)
+
+    async def journal_mode(self) -> str:
+        """``wal`` for a file database, ``memory`` for ``:memory:``."""
+        async with self.reading():
+            row = await self.fetch_one("PRAGMA journal_mode")
+        return str(row[0]) if row is not None else ""
+
+
+async def open_database(
+    path: str | os.PathLike[str],
+    *,
+    clock: Callable[[], float] = time.time,
+    migrations: Sequence[str] = MIGRATIONS,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+) -> Database:
+    """Open (creating if need be) the database at ``path`` and bring its schema up to date.
+
+    ``":memory:"`` gives a private in-memory database (for tests and the terminal game).
+    """
+    location = os.fspath(path)
+    in_memory = location in (_MEMORY, "")
+    if not in_memory:
+        # DATABASE_PATH may name a folder that does not exist yet (a fresh volume).
+        Path(location).parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: the sqlite3 module must not BEGIN on its own; transactions are
+    # exactly the ones Database.transaction() opens.
+    connection = await aiosqlite.connect(location, isolation_level=None)
+    try:
+        connection.row_factory = sqlite3.Row
+        if not in_memory:
+            # WAL: readers never block the writer, and commits are one append to the log.
+            await connection.execute("PRAGMA journal_mode = WAL")
+        # NORMAL is durable across application crashes in WAL mode; only a power cut can lose
+        # the last transactions, and never corrupts the file.
+        await connection.execute("PRAGMA synchronous = NORMAL")
+        await connection.execute("PRAGMA foreign_keys = ON")  # off by default in SQLite
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
+        db = Database(connection, path=location, clock=clock)
+        await migrate(db, migrations)
+    except BaseException:
+        await connection.close()
+        raise
+    return db

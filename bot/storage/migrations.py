@@ -1,0 +1,168 @@
+"""The schema, as an ordered list of migrations, and the code that applies them.
+
+``PRAGMA user_version`` holds how many migrations a database has had. Opening a database applies
+the missing ones, in order, in one transaction together with the new version number, so a crash
+half-way leaves the database as it was. Migrations are append-only: never edit one that has
+shipped; add the next one instead.
+
+The DDL is written to be close to portable SQL (``BIGINT``, ``DOUBLE PRECISION``, ``BOOLEAN``,
+``TEXT`` holding JSON, partial indexes); the few SQLite-only points are marked ``-- SQLite:`` and
+``docs/architecture-storage.md`` lists what PostgreSQL needs instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from bot.storage.errors import SchemaVersionError
+
+if TYPE_CHECKING:
+    from bot.storage.database import Database
+
+_V1_INITIAL = """
+-- Telegram users the bot knows. Telegram ids exceed 32 bits: BIGINT.
+CREATE TABLE players (
+    user_id           BIGINT PRIMARY KEY,
+    name              TEXT NOT NULL,
+    username          TEXT,
+    language          TEXT,                      -- chosen with /lang; NULL: not chosen
+    telegram_language TEXT,                      -- Telegram's language_code, last seen
+    can_message       BOOLEAN NOT NULL DEFAULT FALSE,
+    created_at        DOUBLE PRECISION NOT NULL, -- epoch seconds
+    updated_at        DOUBLE PRECISION NOT NULL
+);
+
+-- One row per player and game variant; a missing row reads as zeros.
+CREATE TABLE ratings (
+    user_id BIGINT NOT NULL REFERENCES players (user_id),
+    game    TEXT NOT NULL,
+    score   INTEGER NOT NULL DEFAULT 0,
+    games   INTEGER NOT NULL DEFAULT 0,
+    wins    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, game)
+);
+
+-- A lobby or a game: its deal (seed, or explicit hands with a leader) and the bot's
+-- bookkeeping. The play is the action log below, not a snapshot here.
+CREATE TABLE games (
+    id               INTEGER PRIMARY KEY,        -- SQLite: the rowid, assigned on insert
+    chat_id          BIGINT NOT NULL,
+    variant          TEXT NOT NULL,
+    status           TEXT NOT NULL
+                     CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+    opener_id        BIGINT,
+    seats            TEXT NOT NULL,              -- JSON: [{user_id, name, is_computer, language}]
+    seed             TEXT,                       -- JSON int or str: Python seeds are unbounded
+    leader           INTEGER,
+    hands            TEXT,                       -- JSON: [["♠3", ...], ...] or NULL
+    created_at       DOUBLE PRECISION NOT NULL,
+    started_at       DOUBLE PRECISION,
+    finished_at      DOUBLE PRECISION,
+    table_message_id BIGINT,
+    lobby_message_id BIGINT,
+    hand_message_ids TEXT NOT NULL DEFAULT '{}', -- JSON: {"seat": message_id}
+    takeover         TEXT NOT NULL DEFAULT '[]', -- JSON: [bool per seat]
+    timeouts         TEXT NOT NULL DEFAULT '[]', -- JSON: [int per seat]
+    escaped          TEXT NOT NULL DEFAULT '[]', -- JSON: [bool per seat]
+    deadline         DOUBLE PRECISION,
+    previous_game_id INTEGER REFERENCES games (id),
+    outcome          TEXT,
+    note             TEXT
+);
+CREATE INDEX games_chat_status ON games (chat_id, status);
+CREATE INDEX games_status ON games (status);
+-- At most one lobby or game in progress per chat, enforced by the database itself.
+CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id)
+    WHERE status IN ('lobby', 'playing');
+
+-- The log: every accepted action, in order. The primary key makes a second append of the
+-- same seq fail, which is what keeps one action from being applied twice.
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq     INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    kind    TEXT NOT NULL,                       -- play / pass / reveal / decline / ...
+    cards   TEXT,                                -- card text such as '♠3 ♥3'
+    at      DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+
+-- A finished game's score per seat: the rules' delta and the delta the bot applied.
+CREATE TABLE results (
+    game_id        INTEGER NOT NULL REFERENCES games (id),
+    seat           INTEGER NOT NULL,
+    user_id        BIGINT REFERENCES players (user_id), -- NULL for a computer seat
+    delta          INTEGER NOT NULL,
+    adjusted_delta INTEGER NOT NULL,
+    won            BOOLEAN NOT NULL,
+    escaped        BOOLEAN NOT NULL DEFAULT FALSE,
+    PRIMARY KEY (game_id, seat)
+);
+-- The per-chat leaderboard goes from a player to the games they played.
+CREATE INDEX results_user ON results (user_id, game_id);
+"""
+
+#: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
+MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL,)
+
+
+def split_statements(script: str) -> list[str]:
+    """Cut a script into single statements.
+
+    ``sqlite3.executescript`` would do this, but it COMMITs first, which would take the
+    migration out of its transaction. ``sqlite3.complete_statement`` knows where a statement
+    really ends (not at a ``;`` inside a string or a comment).
+    """
+    statements: list[str] = []
+    buffer: list[str] = []
+    for line in script.splitlines(keepends=True):
+        buffer.append(line)
+        text = "".join(buffer)
+        if sqlite3.complete_statement(text):
+            statements.append(text.strip())
+            buffer.clear()
+    rest = "".join(buffer).strip()
+    if rest and not all(
+        part.strip().startswith("--") or not part.strip() for part in rest.splitlines()
+    ):
+        raise ValueError(f"unterminated statement at the end of a migration: {rest[:80]!r}")
+    return statements
+
+
+async def user_version(db: Database) -> int:
+    """How many migrations the database has had."""
+    row = await db.fetch_one("PRAGMA user_version")  # SQLite: the schema version lives here
+    return int(row[0]) if row is not None else 0
+
+
+async def migrate(db: Database, migrations: Sequence[str] = MIGRATIONS) -> int:
+    """Apply the migrations the database lacks; returns how many were applied.
+
+    The version is read once without a write lock so that opening an up-to-date database
+    (the usual case) takes none, then read again inside the transaction in case another
+    process migrated in between.
+    """
+    async with db.reading():
+        current = await user_version(db)
+    _check_not_newer(current, migrations)
+    if current == len(migrations):
+        return 0
+    async with db.transaction():
+        current = await user_version(db)
+        _check_not_newer(current, migrations)
+        for script in migrations[current:]:
+            for statement in split_statements(script):
+                await db.execute(statement)
+        # PRAGMA takes no bound parameters; the value is an int we computed.
+        await db.execute(f"PRAGMA user_version = {len(migrations):d}")
+    return len(migrations) - current
+
+
+def _check_not_newer(current: int, migrations: Sequence[str]) -> None:
+    if current > len(migrations):
+        raise SchemaVersionError(
+            f"the database is at schema version {current}, newer than this bot's "
+            f"{len(migrations)}: upgrade the bot rather than opening it with an older one"
+        )

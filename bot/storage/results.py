@@ -1,0 +1,73 @@
+"""Results: how a finished game scored, per seat, plus its outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.storage.codec import result_from_row
+from bot.storage.errors import NotFoundError, ResultsAlreadyRecordedError
+from bot.storage.models import ResultRow
+
+if TYPE_CHECKING:
+    from bot.storage.database import Database
+
+
+class ResultsRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def record(
+        self,
+        *,
+        game_id: int,
+        rows: Sequence[ResultRow],
+        outcome: str,
+        note: str | None = None,
+    ) -> None:
+        """Write a game's results once; the outcome and note go on the game
+        (``GameRecord.outcome``, ``GameRecord.note``).
+
+        Raises :class:`ResultsAlreadyRecordedError` on a second call for the same game, since
+        recording twice would also count the game twice in the leaderboards.
+        """
+        seats = [row.seat for row in rows]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"a seat appears twice in one game's results: {seats}")
+        async with self._db.transaction():
+            game = await self._db.fetch_one("SELECT id FROM games WHERE id = ?", (game_id,))
+            if game is None:
+                raise NotFoundError(f"no game {game_id}")
+            existing = await self._db.fetch_one(
+                "SELECT 1 FROM results WHERE game_id = ? LIMIT 1", (game_id,)
+            )
+            if existing is not None:
+                raise ResultsAlreadyRecordedError(game_id)
+            for row in rows:
+                await self._db.execute(
+                    "INSERT INTO results"
+                    " (game_id, seat, user_id, delta, adjusted_delta, won, escaped)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        int(row.seat),
+                        row.user_id,
+                        int(row.delta),
+                        int(row.adjusted_delta),
+                        bool(row.won),
+                        bool(row.escaped),
+                    ),
+                )
+            await self._db.execute(
+                "UPDATE games SET outcome = ?, note = ? WHERE id = ?", (outcome, note, game_id)
+            )
+
+    async def for_game(self, game_id: int) -> list[ResultRow]:
+        """The game's results by seat (empty when none were recorded)."""
+        async with self._db.reading():
+            rows = await self._db.fetch_all(
+                "SELECT seat, user_id, delta, adjusted_delta, won, escaped FROM results"
+                " WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        return [result_from_row(row) for row in rows]
