@@ -113,7 +113,7 @@ def _plane_readings(cards: tuple[Card, ...], counts: dict[int, int], n: int) -> 
         return []
     chain = n // 5
     readings = []
-    for top in range(ACE, 2 + chain, -1):
+    for top in range(ACE, 1 + chain, -1):  # the lowest triples start at 3
         triples = range(top - chain + 1, top + 1)
         if any(counts.get(rank, 0) < 3 for rank in triples):
             continue
