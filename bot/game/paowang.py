@@ -1,0 +1,553 @@
+"""通化刨王 (Tonghua Paowang): 5 players, 100 cards, secret teams decided by the two 大王.
+
+The rules are ``shared/rules/paowang.md``; ``docs/rules/paowang.md`` tells them to players.
+Everything here is pure: no I/O, no clock. The combinations live in :mod:`paowang_combos`
+and are re-exported here: ``classify``, ``beats``, ``legal_plays``.
+
+A game runs in three stretches:
+
+1. 亮王: every seat dealt a 大王 answers :meth:`Game.reveal` (in any order); ``turn`` is None
+   until all have answered. Answers are private; only a reveal is announced.
+2. Play: tricks as in every shedding game. The taker collects the trick's point cards.
+3. After a side has won while some of its players still hold cards and the losers have under
+   25 points, play goes on until the winners are all out (雪), unless the losers reach 25.
+
+The teams are the engine's secret: :meth:`Game.view` tells each seat only what it may know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, double_deck_without_threes, take_from
+from bot.game.common import (
+    Combo,
+    Event,
+    GameOver,
+    IllegalPlay,
+    Passed,
+    Played,
+    PlayerOut,
+    PointsTaken,
+    Reason,
+    Result,
+    RevealDeclined,
+    Revealed,
+    SeatView,
+    TrickTaken,
+)
+from bot.game.paowang_combos import (
+    KIND_NAMES,
+    KINDS,
+    LADDER,
+    POINTS,
+    beats,
+    card_points,
+    classify,
+    legal_plays,
+    tier_name,
+)
+
+__all__ = [
+    "ESCAPE_GAMES",
+    "KINDS",
+    "KIND_NAMES",
+    "LADDER",
+    "POINTS",
+    "SETTLEMENT",
+    "Game",
+    "beats",
+    "card_points",
+    "classify",
+    "escape_penalty",
+    "legal_plays",
+    "settlement_row",
+    "tier_name",
+]
+
+VARIANT = "paowang"
+SEATS = 5
+HAND_SIZE = 20
+TOTAL_POINTS = 200
+HEART_FIVE = Card(5, "♥")
+
+#: a side wins outright with this many points
+WIN_POINTS = 140
+#: ... or with this many when the first player out (扛旗) is on it
+FLAG_WIN_POINTS = 90
+#: losers with this many points end the game at once, ×1; under it they are snowed on
+SNOW_LIMIT = 25
+
+#: Settlement rows: (王 side size, 王 side won) -> (each winner, each loser), before multipliers.
+SETTLEMENT: dict[tuple[int, bool], tuple[int, int]] = {
+    (2, True): (3, -2),  # 有王一方胜: +3 each, the other three -2 each
+    (2, False): (2, -3),  # 无王一方胜: +2 each, the two 王 holders -3 each
+    (1, True): (8, -2),  # 王 in one hand wins: +8, the other four -2 each
+    (1, False): (2, -8),  # 王 in one hand loses: the other four +2 each, -8
+}
+#: 逃跑 is scored as this many lost games (按输4局扣分)
+ESCAPE_GAMES = 4
+
+# sides, as indexes into Game._sides
+WANG = 0
+OTHER = 1
+
+
+def settlement_row(wang_size: int, wang_won: bool) -> tuple[int, int]:
+    """(each winner's, each loser's) base score for a 王 side of ``wang_size`` (1 or 2)."""
+    return SETTLEMENT[min(wang_size, 2), wang_won]
+
+
+class Game:
+    """One game of 刨王: the hands, the 亮王 answers, the trick, the points, the finish.
+
+    ``Game.deal(seed)`` deals from a seed; ``Game(hands=..., leader=...)`` starts from given
+    hands (the leader must be given: the ♥5 rule needs the deal order, which only ``deal``
+    knows). ``reveal``/``play``/``pass_turn`` validate fully and raise :class:`IllegalPlay`
+    without changing anything; on success they return the events of the action.
+
+    Hand-made positions may use fewer cards. A hand that starts empty is out from the start (in
+    seat order, so it may hold 扛旗). With a single 大王 in play its holder is a 王 side of one
+    (scored 1 against 4). With no 大王 at all there are no sides: the game only runs until one
+    player holds cards, and scores nothing.
+    """
+
+    variant = VARIANT
+    seats = SEATS
+
+    def __init__(self, hands: Sequence[Iterable[Card]], leader: int) -> None:
+        if len(hands) != SEATS:
+            raise ValueError(f"刨王 needs {SEATS} hands, got {len(hands)}")
+        if not 0 <= leader < SEATS:
+            raise ValueError(f"no such seat: {leader}")
+        self.hands: list[list[Card]] = [sorted(hand) for hand in hands]
+        bigs = [sum(1 for card in hand if card >> 3 == BIG_JOKER) for hand in self.hands]
+        smalls = [sum(1 for card in hand if card >> 3 == SMALL_JOKER) for hand in self.hands]
+        if sum(bigs) > 2 or sum(smalls) > 2:
+            raise ValueError("there are two 大王 and two 小王 in 刨王's deck")
+        if not self.hands[leader]:
+            raise ValueError("the leader must hold cards")
+        self.leader = leader
+        #: how many 大王 each seat was dealt: the teams (engine-only knowledge)
+        self.big_jokers: tuple[int, ...] = tuple(bigs)
+        #: the seats of the 王 side (dealt a 大王), and of the other side
+        self.wang_side: tuple[int, ...] = tuple(s for s in range(SEATS) if bigs[s])
+        self.other_side: tuple[int, ...] = tuple(s for s in range(SEATS) if not bigs[s])
+        self._sides = (self.wang_side, self.other_side)
+        self._side_of = tuple(WANG if bigs[s] else OTHER for s in range(SEATS))
+        self.on_table: Combo | None = None
+        self.on_table_seat: int | None = None
+        self.finish_order: list[int] = []
+        self.result: Result | None = None
+        self.history: list[tuple[int, Combo | None]] = []
+        self.points: list[int] = [0] * SEATS
+        self.revealed: list[bool] = [False] * SEATS
+        #: how many 大王 each seat showed when revealing (0: not revealed)
+        self.revealed_jokers: list[int] = [0] * SEATS
+        #: how many 大王 each seat has played so far (public: the plays are)
+        self.big_jokers_played: list[int] = [0] * SEATS
+        self._pending: list[int] = list(self.wang_side)
+        self._trick_start = 0
+        self._trick_points = 0
+        self._passes = 0
+        self._won_side: int | None = None  # set when a side has won (play may go on: 雪)
+        for seat, hand in enumerate(self.hands):
+            if not hand:
+                self.finish_order.append(seat)
+        self.turn: int | None = None if self._pending else leader
+        holder = next(
+            (s for s in range(SEATS) if bigs[s] == 2 and smalls[s] == 2), None
+        )
+        if holder is not None:
+            self._finish_instant(holder)
+        else:
+            self._check_end([])
+
+    @classmethod
+    def deal(cls, seed: int | str, leader: int | None = None) -> Game:
+        """Shuffle the 100 cards with ``random.Random(seed)`` and deal 20 to each seat.
+
+        Dealing starts with the seat after the dealer (seat 0): card ``i`` of the shuffled deck
+        goes to seat ``(1 + i) % 5``. Unless ``leader`` is given (a later game: the bot names
+        the previous winner), the seat dealt the first ♥5 leads.
+        """
+        rng = random.Random(seed)
+        deck = double_deck_without_threes()
+        rng.shuffle(deck)
+        hands: list[list[Card]] = [[] for _ in range(SEATS)]
+        for i, card in enumerate(deck):
+            hands[(1 + i) % SEATS].append(card)
+        if leader is None:
+            leader = (1 + deck.index(HEART_FIVE)) % SEATS
+        return cls(hands, leader)
+
+    # -- questions ---------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def version(self) -> int:
+        """How many plays and passes have been made: a stale button carries an older number.
+
+        亮王 answers do not count: they are private, and a version that moved with them would
+        tell anyone shown a button how many seats hold a 大王. A second answer is refused anyway.
+        """
+        return len(self.history)
+
+    @property
+    def reveal_pending(self) -> tuple[int, ...]:
+        """The 大王 holders who still have to answer 亮王 (empty once play may start)."""
+        return tuple(self._pending)
+
+    @property
+    def reveal_phase(self) -> bool:
+        return bool(self._pending) and self.result is None
+
+    @property
+    def any_revealed(self) -> bool:
+        """A 大王 was revealed: the score is doubled."""
+        return any(self.revealed)
+
+    @property
+    def first_out(self) -> int | None:
+        """The seat with 扛旗 (first out), or None."""
+        return self.finish_order[0] if self.finish_order else None
+
+    @property
+    def trick_points(self) -> int:
+        """The points played in the open trick (nobody's yet)."""
+        return self._trick_points
+
+    def side_of(self, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s side (itself included). Engine knowledge: secret."""
+        return self._sides[self._side_of[seat]]
+
+    def side_points(self) -> tuple[int, int]:
+        """(王 side, other side) points collected. Engine knowledge: secret while play goes on."""
+        return (
+            sum(self.points[s] for s in self.wang_side),
+            sum(self.points[s] for s in self.other_side),
+        )
+
+    def next_game_leader(self) -> int | None:
+        """Who deals and leads the next game at this table (None: the ♥5 rule again).
+
+        The winner: the first player of the winning side to go out; if none went out (an
+        instant four-joker win included), the ♥5 rule decides, so pass None to ``deal``.
+        """
+        if self.result is None:
+            return None
+        winners = set(self.result.winners)
+        return next((s for s in self.finish_order if s in winners), None)
+
+    def can_pass(self, seat: int) -> bool:
+        return not self.over and seat == self.turn and self.on_table is not None
+
+    def legal_plays(self, seat: int | None = None) -> list[Combo]:
+        """The plays the seat to act (or ``seat``, if it is to act) may make now."""
+        seat = self.turn if seat is None else seat
+        if seat is None or seat != self.turn:
+            return []
+        return legal_plays(self.hands[seat], self.on_table, self.revealed[seat])
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know; ``None`` gives the public view (the group's).
+
+        A seat knows its own hand, so whether it holds a 大王; everyone knows the reveals and
+        the 大王 played. Nothing in the public view depends on who holds the 大王 until one is
+        revealed or played.
+        """
+        if seat is not None and not 0 <= seat < SEATS:
+            raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
+        partners, opponents = self._knowledge(seat)
+        return SeatView(
+            variant=VARIANT,
+            seat=seat,
+            hand=tuple(self.hands[seat]) if seat is not None else (),
+            hand_sizes=tuple(len(hand) for hand in self.hands),
+            turn=self.turn,
+            on_table=self.on_table,
+            on_table_seat=self.on_table_seat,
+            trick=tuple(self.history[self._trick_start :]),
+            history=tuple(self.history),
+            finish_order=tuple(self.finish_order),
+            partners=partners,
+            over=self.over,
+            opponents=opponents,
+            points=tuple(self.points),
+            revealed=tuple(self.revealed),
+            revealed_jokers=tuple(self.revealed_jokers),
+            reveal_pending=seat is not None and seat in self._pending and self.result is None,
+            reveal_phase=self.reveal_phase,
+            trick_points=self._trick_points,
+        )
+
+    def _knowledge(self, seat: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(partners, opponents) as far as ``seat`` can tell."""
+        if seat is None or not self.wang_side:
+            return (), ()
+        if self.result is not None:
+            # the result names the winners: the teams are public now
+            mine = self.side_of(seat)
+        else:
+            # the 大王 this seat can place: its own, and those revealed or played by others
+            known = [
+                max(self.revealed_jokers[s], self.big_jokers_played[s]) for s in range(SEATS)
+            ]
+            known[seat] = self.big_jokers[seat]
+            if sum(known) < sum(self.big_jokers):
+                # Some 大王 is unplaced. A holder of one cannot tell who has the other;
+                # anyone else knows only the 王 seats shown so far to be opponents.
+                if self.big_jokers[seat]:
+                    return (), ()
+                return (), tuple(s for s in range(SEATS) if known[s])
+            wang = tuple(s for s in range(SEATS) if known[s])
+            mine = wang if seat in wang else tuple(s for s in range(SEATS) if s not in wang)
+        partners = tuple(s for s in mine if s != seat)
+        opponents = tuple(s for s in range(SEATS) if s not in mine)
+        return partners, opponents
+
+    # -- actions -----------------------------------------------------------------------
+
+    def reveal(self, seat: int, yes: bool) -> list[Event]:
+        """``seat``'s 亮王 answer: reveal its 大王 (all of them) or not.
+
+        Returns ``[Revealed(seat, jokers)]`` (announce it to the group) or
+        ``[RevealDeclined(seat)]`` (private to the seat: the group must not learn of it).
+        """
+        if self.result is not None:
+            raise IllegalPlay(Reason.GAME_OVER)
+        if not 0 <= seat < SEATS:
+            raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
+        if not self.big_jokers[seat]:
+            raise IllegalPlay(Reason.NO_BIG_JOKER)
+        if seat not in self._pending:
+            raise IllegalPlay(Reason.NOT_REVEALING, "already answered")
+        self._pending.remove(seat)
+        event: Event
+        if yes:
+            self.revealed[seat] = True
+            self.revealed_jokers[seat] = self.big_jokers[seat]
+            event = Revealed(seat, self.big_jokers[seat])
+        else:
+            event = RevealDeclined(seat)
+        if not self._pending:
+            self.turn = self.leader
+        return [event]
+
+    def _check_turn(self, seat: int) -> None:
+        if self.result is not None:
+            raise IllegalPlay(Reason.GAME_OVER)
+        if not 0 <= seat < SEATS:
+            raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
+        if self._pending:
+            raise IllegalPlay(Reason.REVEAL_PENDING)
+        if seat != self.turn:
+            raise IllegalPlay(Reason.NOT_YOUR_TURN, f"seat {self.turn} is to act")
+
+    def play(self, seat: int, cards: Iterable[Card]) -> list[Event]:
+        self._check_turn(seat)
+        wanted = list(cards)
+        if not wanted:
+            raise IllegalPlay(Reason.NOT_A_COMBINATION, "no cards")
+        hand = self.hands[seat]
+        actual = take_from(hand, wanted)
+        if actual is None:
+            raise IllegalPlay(Reason.NOT_IN_HAND)
+        combo = classify(actual, self.revealed[seat])
+        if combo is None:
+            raise IllegalPlay(Reason.NOT_A_COMBINATION)
+        on = self.on_table
+        if on is not None and not beats(combo, on):
+            raise IllegalPlay(Reason.DOES_NOT_BEAT, f"{combo!r} on {on!r}")
+        # -- from here on the action is legal: change the state
+        for card in actual:
+            hand.remove(card)
+        self.history.append((seat, combo))
+        self.on_table = combo
+        self.on_table_seat = seat
+        self._passes = 0
+        self._trick_points += card_points(actual)
+        self.big_jokers_played[seat] += sum(1 for card in actual if card >> 3 == BIG_JOKER)
+        events: list[Event] = [Played(seat, combo, len(hand))]
+        if not hand:
+            self.finish_order.append(seat)
+            events.append(PlayerOut(seat, len(self.finish_order)))
+            if self._check_end(events):
+                return events
+        following = self._next_holding(seat)
+        if following == seat:
+            # Nobody else holds cards (a winner playing out alone, 雪): nobody can answer,
+            # so the trick is taken at once rather than asking the player to pass to itself.
+            self._take_trick(events)
+        else:
+            self.turn = following
+        return events
+
+    def pass_turn(self, seat: int) -> list[Event]:
+        self._check_turn(seat)
+        if self.on_table is None or self.on_table_seat is None:
+            raise IllegalPlay(Reason.CANNOT_PASS, "the leader must play")
+        self.history.append((seat, None))
+        self._passes += 1
+        events: list[Event] = [Passed(seat)]
+        taker = self.on_table_seat
+        others = sum(1 for s in range(SEATS) if s != taker and self.hands[s])
+        if self._passes >= others:
+            self._take_trick(events)
+        else:
+            self.turn = self._next_holding(seat)
+        return events
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _next_holding(self, seat: int) -> int:
+        for step in range(1, SEATS + 1):
+            candidate = (seat + step) % SEATS
+            if self.hands[candidate]:
+                return candidate
+        raise AssertionError("nobody holds cards in a game that is not over")
+
+    def _take_trick(self, events: list[Event]) -> None:
+        """The last player of the trick takes it and its points; the game may end here."""
+        taker = self.on_table_seat
+        assert taker is not None
+        points = self._trick_points
+        self.points[taker] += points
+        self.on_table = None
+        self.on_table_seat = None
+        self._passes = 0
+        self._trick_points = 0
+        self._trick_start = len(self.history)
+        end: list[Event] = []
+        if self._check_end(end):
+            leader = None
+        else:
+            # a taker who is out hands the lead to the next seat still holding cards
+            leader = taker if self.hands[taker] else self._next_holding(taker)
+            self.turn = leader
+        events.append(TrickTaken(taker, leader, points))
+        events.append(PointsTaken(taker, points, self.points[taker]))
+        events.extend(end)
+
+    def _check_end(self, events: list[Event]) -> bool:
+        """Decide the game at a moment the rules look at (a player out, a trick taken)."""
+        if self.result is not None:
+            return True
+        if not self.wang_side:
+            # no 大王 in play (hand-made positions only): no sides, nothing to score
+            if sum(1 for hand in self.hands if hand) > 1:
+                return False
+            self._finish("win", (), (0,) * SEATS, 1, (0, 0), events)
+            return True
+        side_points = self.side_points()
+        if self._won_side is None:
+            won = self._winning_side(side_points)
+            if won is None:
+                return False
+            self._won_side = won
+        won = self._won_side
+        losers_points = side_points[1 - won]
+        if losers_points >= SNOW_LIMIT:
+            outcome, factor = "win", 1
+        elif all(not self.hands[s] for s in self._sides[won]):
+            outcome, factor = ("大雪", 4) if losers_points == 0 else ("小雪", 2)
+        else:
+            return False  # 雪 in the making: the winners play on until they are all out
+        self._settle(won, outcome, factor, side_points, events)
+        return True
+
+    def _winning_side(self, side_points: tuple[int, int]) -> int | None:
+        """The side that meets a winning condition now, if any (at most one can)."""
+        for side in (WANG, OTHER):
+            if side_points[side] >= WIN_POINTS:
+                return side
+        first = self.first_out
+        if first is not None and side_points[self._side_of[first]] >= FLAG_WIN_POINTS:
+            return self._side_of[first]
+        for side in (WANG, OTHER):
+            if all(not self.hands[s] for s in self._sides[side]):
+                return side  # 双飞
+        return None
+
+    def _settle(
+        self,
+        won: int,
+        outcome: str,
+        factor: int,
+        side_points: tuple[int, int],
+        events: list[Event],
+    ) -> None:
+        winner_base, loser_base = settlement_row(len(self.wang_side), won == WANG)
+        multiplier = factor * (2 if self.any_revealed else 1)
+        winners = self._sides[won]
+        deltas = tuple(
+            (winner_base if s in winners else loser_base) * multiplier for s in range(SEATS)
+        )
+        points = (side_points[won], side_points[1 - won])
+        self._finish(outcome, winners, deltas, multiplier, points, events)
+
+    def _finish(
+        self,
+        outcome: str,
+        winners: tuple[int, ...],
+        deltas: tuple[int, ...],
+        multiplier: int,
+        side_points: tuple[int, int],
+        events: list[Event],
+    ) -> None:
+        self.result = Result(
+            outcome,
+            tuple(self.finish_order),
+            deltas,
+            winners,
+            multiplier=multiplier,
+            revealed=self.any_revealed,
+            side_points=side_points,
+        )
+        self.turn = None
+        self._pending.clear()
+        events.append(GameOver(self.result))
+
+    def _finish_instant(self, holder: int) -> None:
+        """All four jokers in one hand: that player wins at once, 1 against 4, ×1."""
+        winner_base, loser_base = settlement_row(1, True)
+        deltas = tuple(winner_base if s == holder else loser_base for s in range(SEATS))
+        self.result = Result(
+            "win", (), deltas, (holder,), multiplier=1, side_points=(0, 0), instant=True
+        )
+        self.turn = None
+        self._pending.clear()
+
+
+def escape_penalty(game: Game, seat: int) -> int:
+    """The score change of ``seat`` for abandoning ``game`` (逃跑), a negative number.
+
+    The rules score it as a loss ×4 ("按输4局扣分") on the seat's side's losing row, and the
+    decision taken here is that the game's 亮王 doubling applies as to any loss, so that
+    escaping is never cheaper than the worst loss the seat could still suffer by playing on
+    (大雪 is ×4 too). Per player, without / with a reveal so far:
+
+    - 王 side of two (王 side loses: -3): -12 / -24
+    - other side in a 2-against-3 game (王 side wins: -2): -8 / -16
+    - 王 in one hand (loses: -8): -32 / -64
+    - other side in a 1-against-4 game (王 wins: -2): -8 / -16
+
+    Only the escaper is scored this way; the seat goes on with a computer player and the
+    game's own result still settles everyone. The one-minute rule is the bot's to apply.
+    Raises :class:`IllegalPlay` (``GAME_OVER``) on a finished game and ``ValueError`` when
+    there are no sides (no 大王 in play: hand-made positions only).
+    """
+    if game.over:
+        raise IllegalPlay(Reason.GAME_OVER)
+    if not 0 <= seat < SEATS:
+        raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
+    if not game.wang_side:
+        raise ValueError("no 大王 in play: no sides to score")
+    in_wang = seat in game.wang_side
+    # the seat's side loses: the 王 side loses when the seat holds a 大王, and wins otherwise
+    _, loser_base = settlement_row(len(game.wang_side), not in_wang)
+    return loser_base * ESCAPE_GAMES * (2 if game.any_revealed else 1)

@@ -1,0 +1,312 @@
+"""通化刨王's combinations: what a set of cards is, what beats what, and every legal play.
+
+The rules are ``shared/rules/paowang.md``. Suits never matter in 刨王, so a combination is
+decided by its rank counts alone and each multiset of ranks reads as at most one combination.
+
+Ordinary combinations (``Combo.tier == 0``) are ``single``, ``pair``, ``straight`` and
+``pair_straight``; everything else is one ``ladder`` (bombs) of 27 rows, ``Combo.tier`` being
+the row number of the rules' table. ``Combo.key`` is the rank within the kind: the rank of a
+single, pair or N路, the top rank of a run; for the rows that are not N路 (幺 and jokers) it is
+the same for every combination of the row (A for 幺, the highest joker otherwise), so that
+comparing ``(tier, key)`` orders the whole ladder and equal entries never beat each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
+from bot.game.common import Combo
+
+__all__ = [
+    "KINDS",
+    "KIND_NAMES",
+    "LADDER",
+    "POINTS",
+    "beats",
+    "card_points",
+    "classify",
+    "legal_plays",
+    "tier_name",
+]
+
+FOUR = 4
+ACE = 14
+TWO = 15
+
+KINDS = ("single", "pair", "straight", "pair_straight", "ladder")
+#: Chinese names of the kinds, for front ends (a ladder entry is named by :func:`tier_name`)
+KIND_NAMES = {
+    "single": "单张", "pair": "对牌", "straight": "单顺", "pair_straight": "双顺", "ladder": "刨",
+}
+
+#: The ladder, low to high: row number -> name, exactly the table of the rules.
+LADDER: dict[int, str] = {
+    1: "三路", 2: "单张小王", 3: "四路", 4: "小幺", 5: "五路", 6: "单大王 (未亮)", 7: "六路",
+    8: "双小王", 9: "中幺", 10: "单大王 (未亮) + 单小王", 11: "七路", 12: "单大王 (已亮)",
+    13: "八路", 14: "单大王 (未亮) + 双小王", 15: "老幺", 16: "单大王 (已亮) + 单小王",
+    17: "双大王 (未亮)", 18: "单大王 (已亮) + 双小王", 19: "老老幺 ×5",
+    20: "双大王 (未亮) + 单小王", 21: "老老幺 ×6", 22: "双大王 (未亮) + 双小王",
+    23: "双大王 (已亮)", 24: "老老幺 ×7", 25: "双大王 (已亮) + 单小王", 26: "老老幺 ×8",
+    27: "双大王 (已亮) + 双小王",
+}
+
+# N of a rank (三路..八路) -> row. Index = N; rows of N < 3 do not exist.
+_ROAD_TIER = (0, 0, 0, 1, 3, 5, 7, 11, 13)
+# 幺: k fours and one A -> row. Index = k (2..8).
+_YAO_TIER = (0, 0, 4, 9, 15, 19, 21, 24, 26)
+# Joker entries: (big jokers, small jokers, revealed) -> row. A player who revealed plays the
+# 已亮 rows with every entry holding a 大王; entries of 小王 alone are the same either way.
+_JOKER_TIER: dict[tuple[int, int, bool], int] = {}
+for _revealed in (False, True):
+    _JOKER_TIER[0, 1, _revealed] = 2
+    _JOKER_TIER[0, 2, _revealed] = 8
+_JOKER_TIER.update({
+    (1, 0, False): 6, (1, 1, False): 10, (1, 2, False): 14,
+    (2, 0, False): 17, (2, 1, False): 20, (2, 2, False): 22,
+    (1, 0, True): 12, (1, 1, True): 16, (1, 2, True): 18,
+    (2, 0, True): 23, (2, 1, True): 25, (2, 2, True): 27,
+})
+#: the lowest row that beats a 双顺 (四路)
+PAIR_STRAIGHT_BREAKER = 3
+
+#: points per rank: each 5 is 5, each 10 and K is 10 (200 in the 100-card deck)
+POINTS = (0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0, 0, 0, 0)
+
+
+def card_points(cards: Sequence[Card]) -> int:
+    """The points in ``cards``."""
+    return sum(POINTS[card >> 3] for card in cards)
+
+
+def tier_name(tier: int) -> str:
+    """The ladder row's name in the rules (``"四路"``, ``"双大王 (已亮)"``...)."""
+    return LADDER[tier]
+
+
+# ---- classification -------------------------------------------------------------------
+
+
+def classify(cards: Sequence[Card], revealed: bool = False) -> Combo | None:
+    """What ``cards`` are as a combination of 刨王, or None if they are none.
+
+    ``revealed`` says whether the player playing them has revealed (亮王): it moves the entries
+    holding a 大王 to their 已亮 rows. Cards may be typed without a suit: only ranks count.
+    """
+    n = len(cards)
+    if not n:
+        return None
+    counts: dict[int, int] = {}
+    for card in cards:
+        rank = card >> 3
+        counts[rank] = counts.get(rank, 0) + 1
+    combo_cards = tuple(cards)
+    big = counts.get(BIG_JOKER, 0)
+    small = counts.get(SMALL_JOKER, 0)
+    if big or small:
+        if big + small != n:  # jokers only combine with jokers
+            return None
+        tier = _JOKER_TIER.get((big, small, bool(revealed)))
+        if tier is None:
+            return None
+        return Combo("ladder", combo_cards, BIG_JOKER if big else SMALL_JOKER, 1, tier)
+    if len(counts) == 1:
+        rank = cards[0] >> 3
+        if rank < FOUR:  # no 3s in 刨王's deck
+            return None
+        if n == 1:
+            return Combo("single", combo_cards, rank)
+        if n == 2:
+            return Combo("pair", combo_cards, rank)
+        if n <= 8:
+            return Combo("ladder", combo_cards, rank, 1, _ROAD_TIER[n])
+        return None
+    if len(counts) == 2 and counts.get(ACE) == 1 and FOUR in counts:
+        fours = counts[FOUR]
+        return Combo("ladder", combo_cards, ACE, 1, _YAO_TIER[fours]) if fours <= 8 else None
+    low = min(counts)
+    high = max(counts)
+    run = len(counts)
+    if run < 3 or high > ACE or low < FOUR or high - low + 1 != run:
+        return None
+    if n == run:
+        return Combo("straight", combo_cards, high, run)
+    if n == 2 * run and all(count == 2 for count in counts.values()):
+        return Combo("pair_straight", combo_cards, high, run)
+    return None
+
+
+def beats(new: Combo, old: Combo) -> bool:
+    """Whether ``new`` may be played on ``old``.
+
+    The ladder beats every ordinary combination, but a 双顺 only from 四路 (row 3) up; higher
+    rows beat lower ones and within a row of N路 the higher rank wins. Ordinary combinations
+    beat their own kind and length by a higher (top) rank, and 骑牌: a 双顺 beats a 单顺 of as
+    many ranks with a lower top rank. Equal never beats equal.
+    """
+    if new.tier:
+        if old.tier:
+            return new.tier > old.tier or (new.tier == old.tier and new.key > old.key)
+        return old.kind != "pair_straight" or new.tier >= PAIR_STRAIGHT_BREAKER
+    if old.tier:
+        return False
+    if new.chain != old.chain or new.key <= old.key:
+        return False
+    return new.kind == old.kind or (new.kind == "pair_straight" and old.kind == "straight")
+
+
+# ---- legal plays ------------------------------------------------------------------------
+
+# Speed matters here (computer players and the hand keyboard ask for every position), so the
+# generators work on rank buckets built once, take cards by slicing, and build each Combo with
+# one positional call.
+
+
+def legal_plays(hand: Sequence[Card], on: Combo | None, revealed: bool = False) -> list[Combo]:
+    """Every distinct play from ``hand`` that may be made on ``on`` (None: leading).
+
+    Suits never matter in 刨王, so plays that differ only in suits count once; each play takes
+    the lowest cards (by suit) of its ranks. ``revealed``: the player has revealed (亮王).
+    """
+    by_rank: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
+                                 [], []]
+    for card in hand:
+        by_rank[card >> 3].append(card)
+    out: list[Combo] = []
+    if on is None:
+        _sets(out, by_rank, 0, 0)
+        _runs(out, by_rank, 0, 0, 0)
+        _ladder(out, by_rank, revealed, 0, 0)
+        return out
+    kind = on.kind
+    if kind == "ladder":
+        _ladder(out, by_rank, revealed, on.tier, on.key)
+        return out
+    if kind == "single":
+        _sets(out, by_rank, 1, on.key)
+    elif kind == "pair":
+        _sets(out, by_rank, 2, on.key)
+    elif kind == "straight":
+        _runs(out, by_rank, 0, on.chain, on.key)  # 单顺 and, as 骑牌, 双顺
+    elif kind == "pair_straight":
+        _runs(out, by_rank, 2, on.chain, on.key)
+        _ladder(out, by_rank, revealed, PAIR_STRAIGHT_BREAKER - 1, BIG_JOKER)
+        return out
+    _ladder(out, by_rank, revealed, 0, 0)
+    return out
+
+
+def _sets(out: list[Combo], by_rank: list[list[Card]], size: int, above: int) -> None:
+    """Singles (size 1), pairs (2), or both (0) of ranks above ``above``."""
+    for rank in range(max(FOUR, above + 1), TWO + 1):
+        cards = by_rank[rank]
+        if not cards:
+            continue
+        if size != 2:
+            out.append(Combo("single", (cards[0],), rank))
+        if size != 1 and len(cards) > 1:
+            out.append(Combo("pair", (cards[0], cards[1]), rank))
+
+
+def _runs(
+    out: list[Combo], by_rank: list[list[Card]], width: int, exact_chain: int, above: int
+) -> None:
+    """单顺 (width 1), 双顺 (2) or both (0), of ``exact_chain`` ranks (0: any) topping above."""
+    # One flat tuple per width holding the cards each rank gives a run (None where it has too
+    # few), so that every run's cards are a single slice.
+    singles: list[Card | None] = []
+    pairs: list[Card | None] = []
+    present = 0  # bit r-4: the rank has a card; bit r-4 of doubled: it has two
+    doubled = 0
+    for rank in range(FOUR, ACE + 1):
+        cards = by_rank[rank]
+        count = len(cards)
+        if count:
+            present |= 1 << (rank - FOUR)
+            singles.append(cards[0])
+            if count > 1:
+                doubled |= 1 << (rank - FOUR)
+                pairs += cards[:2]
+            else:
+                pairs += (None, None)
+        else:
+            singles.append(None)
+            pairs += (None, None)
+    # the None slots are never sliced: a run covers only ranks whose mask bit is set
+    if width != 2:
+        flat = cast("tuple[Card, ...]", tuple(singles))
+        _emit_runs(out, flat, present, 1, "straight", exact_chain, above)
+    if width != 1:
+        flat = cast("tuple[Card, ...]", tuple(pairs))
+        _emit_runs(out, flat, doubled, 2, "pair_straight", exact_chain, above)
+
+
+def _emit_runs(
+    out: list[Combo],
+    flat: tuple[Card, ...],
+    mask: int,
+    width: int,
+    kind: str,
+    exact_chain: int,
+    above: int,
+) -> None:
+    if exact_chain:
+        chain = exact_chain
+        want = (1 << chain) - 1
+        # tops run from the lowest top above ``above`` to A
+        for start in range(max(0, above - FOUR - chain + 2), ACE - FOUR - chain + 2):
+            if (mask >> start) & want == want:
+                top = start + chain - 1
+                cards = flat[start * width : (top + 1) * width]
+                out.append(Combo(kind, cards, top + FOUR, chain))
+        return
+    start = 0
+    while mask:
+        if not mask & 1:
+            # skip to the next present rank
+            low = (mask & -mask).bit_length() - 1
+            mask >>= low
+            start += low
+            continue
+        length = 0
+        while (mask >> length) & 1:
+            length += 1
+        for first in range(start, start + length - 2):
+            for top in range(first + 2, start + length):
+                cards = flat[first * width : (top + 1) * width]
+                out.append(Combo(kind, cards, top + FOUR, top - first + 1))
+        mask >>= length
+        start += length
+
+
+def _ladder(
+    out: list[Combo], by_rank: list[list[Card]], revealed: bool, tier: int, key: int
+) -> None:
+    """Every ladder entry of the hand strictly above row ``tier`` with key ``key``."""
+    for rank in range(FOUR, TWO + 1):
+        cards = by_rank[rank]
+        # (min: hand-made hands may hold more than the deck's eight of a rank)
+        for n in range(3, min(len(cards), 8) + 1):
+            row = _ROAD_TIER[n]
+            if row > tier or (row == tier and rank > key):
+                out.append(Combo("ladder", tuple(cards[:n]), rank, 1, row))
+    fours = by_rank[FOUR]
+    if by_rank[ACE] and len(fours) > 1:
+        ace = (by_rank[ACE][0],)
+        for n in range(2, min(len(fours), 8) + 1):
+            row = _YAO_TIER[n]
+            if row > tier or (row == tier and key < ACE):
+                out.append(Combo("ladder", tuple(fours[:n]) + ace, ACE, 1, row))
+    smalls = by_rank[SMALL_JOKER][:2]
+    bigs = by_rank[BIG_JOKER][:2]
+    if smalls or bigs:
+        revealed = bool(revealed)
+        for b in range(len(bigs) + 1):
+            for s in range(len(smalls) + 1):
+                if not b and not s:
+                    continue
+                row = _JOKER_TIER[b, s, revealed]
+                joker_key = BIG_JOKER if b else SMALL_JOKER
+                if row > tier or (row == tier and joker_key > key):
+                    out.append(Combo("ladder", tuple(bigs[:b] + smalls[:s]), joker_key, 1, row))
