@@ -123,8 +123,8 @@ def classify(cards: Sequence[Card], revealed: bool = False) -> Combo | None:
             return Combo("ladder", combo_cards, rank, 1, _ROAD_TIER[n])
         return None
     if len(counts) == 2 and counts.get(ACE) == 1 and FOUR in counts:
-        fours = counts[FOUR]
-        return Combo("ladder", combo_cards, ACE, 1, _YAO_TIER[fours]) if fours <= 8 else None
+        fours = counts[FOUR]  # 小幺 has two, 老老幺 ×8 eight
+        return Combo("ladder", combo_cards, ACE, 1, _YAO_TIER[fours]) if 2 <= fours <= 8 else None
     low = min(counts)
     high = max(counts)
     run = len(counts)
