@@ -121,9 +121,7 @@ class GamesRepository:
 
     async def get(self, game_id: int) -> GameRecord | None:
         async with self._db.reading():
-            row = await self._db.fetch_one(
-                f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
+            row = await self._db.fetch_one(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return None if row is None else game_from_row(row)
 
     async def open_in_chat(self, chat_id: int) -> GameRecord | None:
@@ -198,4 +196,3 @@ class GamesRepository:
         )
         if row is not None:
             raise OpenGameExistsError(chat_id)
-

@@ -6,10 +6,27 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.storage.codec import player_from_row, rating_from_row
+from bot.storage.errors import NotFoundError
 from bot.storage.models import PlayerRecord, Rating, RatingChange
 
 if TYPE_CHECKING:
     from bot.storage.database import Database
+
+
+async def require_players(db: Database, user_ids: Sequence[int | None]) -> None:
+    """Raise :class:`NotFoundError` naming any user who is not in ``players``.
+
+    The foreign keys would refuse the rows anyway; checking first names the missing players
+    in the storage layer's own error instead of the driver's IntegrityError.
+    """
+    wanted = sorted({user for user in user_ids if user is not None})
+    if not wanted:
+        return
+    marks = ", ".join("?" for _ in wanted)
+    rows = await db.fetch_all(f"SELECT user_id FROM players WHERE user_id IN ({marks})", wanted)
+    missing = set(wanted) - {int(row["user_id"]) for row in rows}
+    if missing:
+        raise NotFoundError(f"no players {sorted(missing)}: upsert them first")
 
 
 class RatingsRepository:
@@ -36,6 +53,7 @@ class RatingsRepository:
             raise ValueError(f"a player appears twice in one game's rating changes: {users}")
         pairs: list[tuple[Rating, Rating]] = []
         async with self._db.transaction():
+            await require_players(self._db, users)
             for change in changes:
                 before = await self.get(user_id=change.user_id, game=game)
                 # Increments rather than computed totals: correct even where another writer

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bot.storage.codec import result_from_row
 from bot.storage.errors import NotFoundError, ResultsAlreadyRecordedError
 from bot.storage.models import ResultRow
+from bot.storage.ratings import require_players
 
 if TYPE_CHECKING:
     from bot.storage.database import Database
@@ -43,6 +44,7 @@ class ResultsRepository:
             )
             if existing is not None:
                 raise ResultsAlreadyRecordedError(game_id)
+            await require_players(self._db, [row.user_id for row in rows])
             for row in rows:
                 await self._db.execute(
                     "INSERT INTO results"

@@ -1,0 +1,120 @@
+"""Migrations: applied once, in order, all or nothing; PRAGMA user_version counts them."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import MIGRATIONS, Database, SchemaVersionError, open_database
+from bot.storage.migrations import migrate, split_statements
+from tests.storage.conftest import add_players, new_game
+
+
+async def schema(db: Database) -> list[tuple[str, str]]:
+    async with db.reading():
+        rows = await db.fetch_all("SELECT name, sql FROM sqlite_master ORDER BY name")
+    return [(row["name"], row["sql"]) for row in rows]
+
+
+async def test_a_new_database_is_at_the_latest_version(db: Database) -> None:
+    assert await db.schema_version() == len(MIGRATIONS)
+    names = {name for name, _ in await schema(db)}
+    assert {"players", "ratings", "games", "actions", "results"} <= names
+    assert {"games_chat_status", "games_status", "games_one_open_per_chat"} <= names
+
+
+async def test_reopening_keeps_the_data_and_applies_nothing(db_path: Path) -> None:
+    db = await open_database(db_path)
+    await add_players(db, 1, 2, 3, 4)
+    game = await new_game(db)
+    await db.actions.append(game_id=game.id, seq=0, seat=0, kind="play", cards="♠3 ♥3")
+    before = await schema(db)
+    await db.close()
+
+    db = await open_database(db_path)
+    try:
+        assert await db.schema_version() == len(MIGRATIONS)
+        assert await schema(db) == before
+        assert await migrate(db) == 0  # already current: nothing to apply
+        assert await db.players.get(4) is not None
+        assert await db.games.get(game.id) == game
+        [action] = await db.actions.list(game.id)
+        assert action.cards == "♠3 ♥3"
+        assert await db.journal_mode() == "wal"
+    finally:
+        await db.close()
+
+
+async def test_migrating_twice_is_idempotent(db: Database) -> None:
+    before = await schema(db)
+    assert await migrate(db) == 0
+    assert await migrate(db) == 0
+    assert await schema(db) == before
+    assert await db.schema_version() == len(MIGRATIONS)
+
+
+async def test_an_upgrade_applies_only_the_missing_migrations(db_path: Path) -> None:
+    db = await open_database(db_path)
+    await add_players(db, 1)
+    await db.close()
+
+    upgraded = (*MIGRATIONS, "ALTER TABLE players ADD COLUMN nickname TEXT;")
+    db = await open_database(db_path, migrations=upgraded)
+    try:
+        assert await db.schema_version() == len(MIGRATIONS) + 1
+        assert await db.players.get(1) is not None
+        async with db.reading():
+            row = await db.fetch_one("SELECT nickname FROM players WHERE user_id = 1")
+        assert row is not None and row["nickname"] is None
+    finally:
+        await db.close()
+
+
+async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
+    db = await open_database(db_path)
+    await db.close()
+
+    broken = (*MIGRATIONS, "CREATE TABLE half_done (x INTEGER);\nSELECT * FROM no_such_table;")
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        await open_database(db_path, migrations=broken)
+
+    db = await open_database(db_path)
+    try:
+        assert await db.schema_version() == len(MIGRATIONS)
+        assert "half_done" not in {name for name, _ in await schema(db)}
+    finally:
+        await db.close()
+
+
+async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
+    db = await open_database(db_path)
+    async with db.transaction():
+        await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    await db.close()
+    with pytest.raises(SchemaVersionError, match="newer"):
+        await open_database(db_path)
+
+
+def test_statements_split_where_they_really_end() -> None:
+    script = """
+    -- a comment; with a semicolon
+    CREATE TABLE a (x TEXT DEFAULT 'p;q');
+    INSERT INTO a VALUES ('1;2');  -- trailing comment
+    -- a last comment
+    """
+    statements = split_statements(script)
+    assert len(statements) == 2
+    assert statements[0].endswith("DEFAULT 'p;q');")
+    assert statements[1].startswith("INSERT")
+
+
+def test_an_unterminated_statement_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unterminated"):
+        split_statements("CREATE TABLE a (x TEXT);\nCREATE TABLE b (y TEXT)")
+
+
+def test_every_migration_splits_cleanly() -> None:
+    for script in MIGRATIONS:
+        assert split_statements(script)
