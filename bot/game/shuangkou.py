@@ -8,7 +8,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, double_deck, take_from
+from bot.game.cards import (
+    BIG_JOKER,
+    NO_SUIT,
+    SMALL_JOKER,
+    SUITS,
+    Card,
+    double_deck,
+    take_from,
+)
 from bot.game.common import (
     Combo,
     Event,
@@ -150,6 +158,20 @@ def beats(new: Combo, old: Combo) -> bool:
 
 
 # ---- legal plays ------------------------------------------------------------------------
+#
+# legal_plays is on every turn's path (the bot's prompt, the computer players, simulations),
+# so it is written for speed: the hand is bucketed by rank once, each kind is generated from
+# maximal runs of ranks, and a card tuple is made once per play by slicing, never by
+# searching. Each generator takes ``above`` (the key to beat, 0 when free) and ``chain``
+# (the run length to match, 0 when any).
+
+#: for each suit index, the canonical card of each rank 3..A (None elsewhere): a 同花顺's
+#: cards are then a slice. Cards are values, so these equal the hand's own cards.
+_SUITED: tuple[tuple[Card | None, ...], ...] = tuple(
+    tuple(Card(rank, suit) if 3 <= rank <= ACE else None for rank in range(BIG_JOKER + 1))
+    for suit in SUITS
+)
+_ANY_SUIT_BIT = 1 << NO_SUIT
 
 
 def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
@@ -157,39 +179,62 @@ def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
 
     Plays that differ only in suits count once; a 同花顺 is a play of its own (one per run of
     ranks), and a 顺子 the hand can make only of one suit is listed as the 同花顺 alone.
+    The order is by kind (singles, pairs, triples, runs, straights, bombs), low to high.
     """
     by_rank: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
                                  [], []]
     for card in hand:
         by_rank[card >> 3].append(card)
-    counts = [len(cards) for cards in by_rank]
-    out: list[Combo] = []
+    counts = list(map(len, by_rank))
+    out: list[Combo]
     if on is None:
-        _sets(out, by_rank, counts, 1, "single", 0)
-        _sets(out, by_rank, counts, 2, "pair", 0)
-        _sets(out, by_rank, counts, 3, "triple", 0)
-        _runs(out, by_rank, counts, 2, "pair_straight", 3, 0, 0)
-        _runs(out, by_rank, counts, 3, "triple_straight", 3, 0, 0)
-        _planes(out, by_rank, counts, 0, 0)
+        out = [Combo("single", (cards[0],), rank) for rank, cards in enumerate(by_rank) if cards]
+        out += [
+            Combo("pair", (cards[0], cards[1]), rank)
+            for rank, cards in enumerate(by_rank)
+            if len(cards) > 1
+        ]
+        out += [
+            Combo("triple", (cards[0], cards[1], cards[2]), rank)
+            for rank, cards in enumerate(by_rank[: TWO + 1])
+            if len(cards) > 2
+        ]
+        _runs(out, by_rank, counts, 2, "pair_straight", 0, 0)
+        _runs(out, by_rank, counts, 3, "triple_straight", 0, 0)
+        if len(hand) >= 15:
+            _planes(out, by_rank, counts, len(hand) // 5, 0, 0)
         _straights(out, by_rank, counts, 0, 0, True, True)
         _bombs(out, by_rank, counts, 0)
         return out
+    out = []
     kind = on.kind
     if kind in BOMB_KINDS:
         _bombs(out, by_rank, counts, on.key)
         return out
     if kind == "single":
-        _sets(out, by_rank, counts, 1, kind, on.key)
+        out = [
+            Combo(kind, (cards[0],), rank)
+            for rank, cards in enumerate(by_rank)
+            if cards and rank > on.key
+        ]
     elif kind == "pair":
-        _sets(out, by_rank, counts, 2, kind, on.key)
+        out = [
+            Combo(kind, (cards[0], cards[1]), rank)
+            for rank, cards in enumerate(by_rank)
+            if len(cards) > 1 and rank > on.key
+        ]
     elif kind == "triple":
-        _sets(out, by_rank, counts, 3, kind, on.key)
+        out = [
+            Combo(kind, (cards[0], cards[1], cards[2]), rank)
+            for rank, cards in enumerate(by_rank[: TWO + 1])
+            if len(cards) > 2 and rank > on.key
+        ]
     elif kind == "pair_straight":
-        _runs(out, by_rank, counts, 2, kind, on.chain, on.chain, on.key)
+        _runs(out, by_rank, counts, 2, kind, on.chain, on.key)
     elif kind == "triple_straight":
-        _runs(out, by_rank, counts, 3, kind, on.chain, on.chain, on.key)
+        _runs(out, by_rank, counts, 3, kind, on.chain, on.key)
     elif kind == "plane":
-        _planes(out, by_rank, counts, on.chain, on.key)
+        _planes(out, by_rank, counts, on.chain, on.chain, on.key)
     elif kind == "straight":
         _straights(out, by_rank, counts, on.chain, on.key, True, False)
     elif kind == "straight_flush":
@@ -198,13 +243,20 @@ def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
     return out
 
 
-def _sets(
-    out: list[Combo], by_rank: list[list[Card]], counts: list[int], size: int, kind: str, above: int
-) -> None:
-    last = BIG_JOKER if size <= 2 else TWO
-    for rank in range(max(3, above + 1), last + 1):
-        if counts[rank] >= size:
-            out.append(Combo(kind, tuple(by_rank[rank][:size]), rank))
+def _run_starts(counts: list[int], width: int, shortest: int) -> list[tuple[int, int]]:
+    """The maximal runs (first rank, length) of ranks 3..A holding ``width`` cards or more,
+    at least ``shortest`` long."""
+    runs = []
+    start = 0
+    for rank in range(3, ACE + 2):  # rank 15 (the 2) holds no run: it closes the last one
+        if rank <= ACE and counts[rank] >= width:
+            if not start:
+                start = rank
+        elif start:
+            if rank - start >= shortest:
+                runs.append((start, rank - start))
+            start = 0
+    return runs
 
 
 def _runs(
@@ -213,119 +265,131 @@ def _runs(
     counts: list[int],
     width: int,
     kind: str,
-    min_chain: int,
-    exact_chain: int,
+    chain: int,
     above: int,
 ) -> None:
-    """Runs of ``width`` cards per rank (连对, 连三张); ``exact_chain`` 0 means any length."""
-    for start in range(3, ACE + 2 - min_chain):
-        if counts[start] < width:
-            continue
-        end = start
-        while end < ACE and counts[end + 1] >= width:
-            end += 1
-        # the run start..end is maximal from start; emit its prefixes of enough length
-        first_top = start + min_chain - 1
-        last_top = end if not exact_chain else min(end, start + exact_chain - 1)
-        for top in range(max(first_top, above + 1), last_top + 1):
-            chain = top - start + 1
-            if exact_chain and chain != exact_chain:
-                continue
-            cards: list[Card] = []
-            for rank in range(start, top + 1):
-                cards += by_rank[rank][:width]
-            out.append(Combo(kind, tuple(cards), top, chain))
+    """连对 (``width`` 2) and 连三张 (3): every stretch of 3+ ranks (or exactly ``chain``)."""
+    for start, length in _run_starts(counts, width, chain or 3):
+        # the run's cards, ``width`` per rank: a stretch of it is then a slice
+        flat: list[Card] = []
+        for rank in range(start, start + length):
+            flat += by_rank[rank][:width]
+        for low in range(length - (chain or 3) + 1):
+            first_top = start + low + (chain or 3) - 1
+            last_top = first_top if chain else start + length - 1
+            for top in range(max(first_top, above + 1), last_top + 1):
+                end = (top - start + 1) * width
+                out.append(Combo(kind, tuple(flat[low * width : end]), top, top - start - low + 1))
 
 
 def _planes(
-    out: list[Combo], by_rank: list[list[Card]], counts: list[int], exact_chain: int, above: int
+    out: list[Combo],
+    by_rank: list[list[Card]],
+    counts: list[int],
+    longest: int,
+    chain: int,
+    above: int,
 ) -> None:
-    chains = (exact_chain,) if exact_chain else range(3, 7)
-    for chain in chains:
-        for top in range(max(2 + chain, above + 1), ACE + 1):
-            triple_ranks = range(top - chain + 1, top + 1)
-            if any(counts[rank] < 3 for rank in triple_ranks):
-                continue
-            for pair_top in range(2 + chain, ACE + 1):
-                pair_ranks = range(pair_top - chain + 1, pair_top + 1)
-                if any(
-                    counts[rank] < (5 if rank in triple_ranks else 2) for rank in pair_ranks
-                ):
+    """连三张带连对: N consecutive triples (the key) with N consecutive pairs anywhere in 3..A.
+
+    A rank may give both its triple and a pair when it holds five cards.
+    """
+    for start, length in _run_starts(counts, 3, chain or 3):
+        for size in (chain,) if chain else range(3, min(length, longest) + 1):
+            for low in range(start, start + length - size + 1):
+                top = low + size - 1
+                if top <= above:
                     continue
-                cards: list[Card] = []
-                for rank in triple_ranks:
-                    cards += by_rank[rank][:3]
-                for rank in pair_ranks:
-                    cards += by_rank[rank][3:5] if rank in triple_ranks else by_rank[rank][:2]
-                out.append(Combo("plane", tuple(cards), top, chain))
+                # ranks that can give a pair beside these triples
+                pairs = [
+                    count >= (5 if low <= rank <= top else 2) for rank, count in enumerate(counts)
+                ]
+                run = 0
+                for pair_top in range(3, ACE + 1):
+                    run = run + 1 if pairs[pair_top] else 0
+                    if run < size:
+                        continue
+                    cards: list[Card] = []
+                    for rank in range(low, top + 1):
+                        cards += by_rank[rank][:3]
+                    for rank in range(pair_top - size + 1, pair_top + 1):
+                        cards += by_rank[rank][3:5] if low <= rank <= top else by_rank[rank][:2]
+                    out.append(Combo("plane", tuple(cards), top, size))
 
 
 def _straights(
     out: list[Combo],
     by_rank: list[list[Card]],
     counts: list[int],
-    exact_chain: int,
+    chain: int,
     above: int,
     plain: bool,
     flush: bool,
 ) -> None:
-    """顺子 and 同花顺; on a plain 顺子 any 同花顺 of its length beats."""
-    flush_above = 0 if plain else above
-    for start in range(3, ACE - 3):
-        if not counts[start]:
-            continue
-        and_mask = 15
-        or_mask = 0
-        for top in range(start, ACE + 1):
-            if not counts[top]:
-                break
+    """顺子 (``plain``) and 同花顺 (``flush``).
+
+    On a plain 顺子 every 同花顺 of its length beats, whatever its top; when leading or on a
+    同花顺, a 同花顺 must top ``above``. A 顺子 needs two suits among its ranks' cards; a
+    stretch whose ranks share a suit makes a 同花顺 (one per stretch: suits aside, two
+    同花顺 of the same ranks are the same play).
+    """
+    flush_above = above if not plain else 0
+    flush = flush or (plain and above > 0)
+    for start, length in _run_starts(counts, 1, chain or 5):
+        # per rank of the run (index 0 is ``start``): a bit per suit held, and one card
+        masks = []
+        for cards in by_rank[start : start + length]:
             mask = 0
-            for card in by_rank[top]:
+            for card in cards:
                 mask |= 1 << (card & 7)
-            and_mask &= mask
-            or_mask |= mask
-            chain = top - start + 1
-            if chain < 5 or (exact_chain and chain != exact_chain):
-                continue
-            if plain and top > above and or_mask & (or_mask - 1):
-                out.append(Combo("straight", _plain_run(by_rank, start, top), top, chain))
-            if and_mask and (flush or (plain and above)) and top > flush_above:
-                suit = (and_mask & -and_mask).bit_length() - 1
-                cards = tuple(
-                    next(card for card in by_rank[rank] if card & 7 == suit)
-                    for rank in range(start, top + 1)
-                )
-                out.append(Combo("straight_flush", cards, top, chain))
-            if exact_chain:
-                break
+            masks.append(mask)
+        firsts = [cards[0] for cards in by_rank[start : start + length]]
+        first_suits = [1 << (card & 7) for card in firsts]
+        shortest = chain or 5
+        for low in range(length - shortest + 1):
+            both = 15  # suits every rank so far holds (a suit-less card never counts)
+            either = 0  # suits any rank so far holds
+            picked = 0  # suits of the first cards
+            for high in range(low, low + shortest - 1):  # too few ranks to play yet
+                both &= masks[high]
+                either |= masks[high]
+                picked |= first_suits[high]
+            for high in range(low + shortest - 1, low + chain if chain else length):
+                both &= masks[high]
+                either |= masks[high]
+                picked |= first_suits[high]
+                top = start + high
+                if plain and top > above and (either & (either - 1) or either & _ANY_SUIT_BIT):
+                    cards = firsts[low : high + 1]
+                    if not picked & (picked - 1):  # the first cards are all of one suit
+                        _break_flush(cards, by_rank, start + low, cards[0] & 7)
+                    out.append(Combo("straight", tuple(cards), top, high - low + 1))
+                if flush and both and top > flush_above:
+                    suited = _SUITED[(both & -both).bit_length() - 1]
+                    out.append(
+                        Combo("straight_flush", suited[start + low : top + 1], top, high - low + 1)
+                    )
 
 
-def _plain_run(by_rank: list[list[Card]], start: int, top: int) -> tuple[Card, ...]:
-    """One card per rank, not all of one suit (the caller knows that is possible)."""
-    cards = [by_rank[rank][0] for rank in range(start, top + 1)]
-    suit = cards[0] & 7
-    if all(card & 7 == suit for card in cards):
-        for i, rank in enumerate(range(start, top + 1)):
-            other = next((card for card in by_rank[rank] if card & 7 != suit), None)
-            if other is not None:
-                cards[i] = other
-                break
-    return tuple(cards)
+def _break_flush(cards: list[Card], by_rank: list[list[Card]], low: int, suit: int) -> None:
+    """Swap one card of ``cards`` (one per rank from ``low``) for one of another suit."""
+    for i, held in enumerate(by_rank[low : low + len(cards)]):
+        for card in held:
+            if card & 7 != suit:
+                cards[i] = card
+                return
 
 
 def _bombs(out: list[Combo], by_rank: list[list[Card]], counts: list[int], above: int) -> None:
+    """炸弹 of every size, 三连炸 and 天王炸 with a power above ``above``."""
     for rank in range(3, TWO + 1):
+        cards = by_rank[rank]
         for size in range(4, counts[rank] + 1):
-            power = _bomb_power(size, rank)
-            if power > above:
-                out.append(Combo("bomb", tuple(by_rank[rank][:size]), power))
-    for top in range(5, ACE + 1):
-        if (
-            counts[top] >= 4
-            and counts[top - 1] >= 4
-            and counts[top - 2] >= 4
-            and _TRIPLE_BOMB_BASE + top > above
-        ):
+            if _bomb_power(size, rank) > above:
+                out.append(Combo("bomb", tuple(cards[:size]), _bomb_power(size, rank)))
+    for start, length in _run_starts(counts, 4, 3):
+        for top in range(start + 2, start + length):
+            if _TRIPLE_BOMB_BASE + top > above:
                 cards = by_rank[top - 2][:4] + by_rank[top - 1][:4] + by_rank[top][:4]
                 out.append(Combo("triple_bomb", tuple(cards), _TRIPLE_BOMB_BASE + top, 3))
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2 and above < _JOKER_BOMB_POWER:
