@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.game.common import Combo, SeatView
+from bot.game.players.paowang_ai import PaowangAI
 from bot.game.players.shuangkou_ai import ShuangkouAI
 
 
@@ -11,13 +12,15 @@ class AiPlayer:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._shuangkou = ShuangkouAI(seed)
-        self._paowang: object | None = None
+        self._players: dict[str, ShuangkouAI | PaowangAI] = {
+            "shuangkou": ShuangkouAI(seed), "paowang": PaowangAI(seed)
+        }
 
-    def _for(self, variant: str) -> ShuangkouAI:
-        if variant == "shuangkou":
-            return self._shuangkou
-        raise ValueError(f"no computer player for {variant!r} yet")
+    def _for(self, variant: str) -> ShuangkouAI | PaowangAI:
+        try:
+            return self._players[variant]
+        except KeyError:
+            raise ValueError(f"no computer player for {variant!r}") from None
 
     def choose(self, view: SeatView) -> Combo | None:
         return self._for(view.variant).choose(view)

@@ -12,8 +12,16 @@ mostly a state the search has already seen.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+
+def counts_of(cards: Sequence[int]) -> list[int]:
+    """How many cards of each rank (indexed 0..17) the cards hold."""
+    counts = [0] * 18
+    for card in cards:
+        counts[card >> 3] += 1
+    return counts
 
 
 class Part(NamedTuple):

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game import shuangkou
-from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
+from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key
-from bot.game.players.decompose import Decomposer, Part, Plan
+from bot.game.players.decompose import Decomposer, Part, Plan, counts_of
 
 ACE, TWO = 14, 15
 #: what one more play to make costs: a plan that needs fewer plays is worth this much more
@@ -60,13 +60,6 @@ _DECOMPOSER = Decomposer(
      ("triple_bomb", 4, 3, 3)),
     _set_parts, _chain_value,
 )
-
-
-def counts_of(cards: Sequence[Card]) -> list[int]:
-    counts = [0] * 18
-    for card in cards:
-        counts[card >> 3] += 1
-    return counts
 
 
 def plan_for(counts: Sequence[int]) -> Plan:

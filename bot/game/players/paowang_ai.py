@@ -1,0 +1,307 @@
+"""The computer player for 通化刨王.
+
+Same skeleton as the 双扣 player (a memoised plan of the hand, weak leads, cheap answers, bombs
+kept for when they matter), plus what 刨王 adds: points decide the game, so it fights for
+tricks holding 5/10/K, keeps its own point cards out of tricks the other side may take, and
+lets a known partner's winning play stand. Teams are secret: it only trusts ``view.partners``
+and ``view.opponents`` (what the engine says the seat may know); a seat it cannot place yet is
+treated as a likely opponent, but not worth a bomb unless points are at stake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import product
+
+from bot.game import paowang
+from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
+from bot.game.common import Combo, SeatView
+from bot.game.players.base import play_order_key, revealed_self
+from bot.game.players.decompose import Decomposer, Part, Plan, counts_of
+
+FOUR, ACE, TWO = 4, 14, 15
+TURN = 7.0
+#: the ladder rows of N of a rank, and of k fours with an A (幺), as in the rules' table
+ROAD_TIER = (0, 0, 0, 1, 3, 5, 7, 11, 13)
+YAO_TIER = (0, 0, 4, 9, 15, 19, 21, 24, 26)
+POINTS = paowang.POINTS
+#: an opponent with this many cards or fewer may go out soon (扛旗, 双飞)
+DANGER = 4
+#: a trick holding this many points is worth a bomb
+POINTS_WORTH_A_BOMB = 15
+
+
+def _rank_value(key: int) -> float:
+    # 4 is -10.5, J is 0, A is +4.5, 2 is +6
+    return 1.5 * (key - 11)
+
+
+def _ladder_value(tier: int, key: int) -> float:
+    # No turn cost: a bomb usually wins its trick and the lead back. 三路 of 4s is -1.8,
+    # a lone 大王 (row 6) +4.2, 双大王 (row 17) +17.4.
+    return 1.2 * tier + 0.1 * (key - FOUR) - 3.0
+
+
+def _set_parts(rank: int, count: int) -> tuple[Part, ...]:
+    if count == 1:
+        return (Part(_rank_value(rank) - TURN, "single", rank, 1, 1, False),)
+    if count == 2:
+        return (Part(_rank_value(rank) + 0.5 - TURN, "pair", rank, 1, 2, False),)
+    tier = ROAD_TIER[min(count, 8)]
+    return (Part(_ladder_value(tier, rank), "ladder", rank, tier, count, True),)
+
+
+def _chain_value(kind: str, top: int, length: int) -> float:
+    if kind == "straight":
+        return _rank_value(top) + 0.5 * (length - 3) - TURN
+    return _rank_value(top) + 2.0 + 0.5 * (length - 3) - TURN
+
+
+_DECOMPOSER = Decomposer(
+    FOUR, ACE, (("straight", 1, 3, 11), ("pair_straight", 2, 3, 11)), _set_parts, _chain_value
+)
+
+# For ladder parts, Part.chain carries the row (tier): parts are matched to plays by it.
+
+
+@cache
+def _joker_parts(big: int, small: int, revealed: bool) -> tuple[Part, ...]:
+    """The best way to group the jokers into ladder entries (together, or one by one)."""
+    best: tuple[float, tuple[Part, ...]] = (0.0, ())
+    # split each kind of joker between at most two entries: (b1, s1) and the rest
+    for b1, s1 in product(range(big + 1), range(small + 1)):
+        groups = [(b1, s1), (big - b1, small - s1)]
+        if b1 == big and s1 == small:
+            groups = [(big, small)]
+        for b2, s2 in list(groups):
+            if (b2, s2) == (0, 0):
+                groups.remove((b2, s2))
+        parts: list[Part] = []
+        for b, s in groups:
+            # one lone 小王 next to a 大王 entry: it may as well stand alone
+            tier = _joker_tier(b, s, revealed)
+            parts.append(Part(_ladder_value(tier, BIG_JOKER if b else SMALL_JOKER),
+                              "ladder", BIG_JOKER if b else SMALL_JOKER, tier, b + s, True))
+        value = sum(part.value for part in parts)
+        if not best[1] or value > best[0]:
+            best = (value, tuple(parts))
+    return best[1]
+
+
+def _joker_tier(big: int, small: int, revealed: bool) -> int:
+    if not big:
+        return 2 if small == 1 else 8
+    table = {(1, 0): (6, 12), (1, 1): (10, 16), (1, 2): (14, 18),
+             (2, 0): (17, 23), (2, 1): (20, 25), (2, 2): (22, 27)}
+    return table[big, small][int(revealed)]
+
+
+def plan_for(counts: Sequence[int], revealed: bool = False) -> Plan:
+    """The best split of a 刨王 hand given as rank counts."""
+    fours, aces = counts[FOUR], counts[ACE]
+    options = [0]
+    if aces and fours >= 2:
+        options += range(2, fours + 1)  # a 幺: some of the 4s with one A
+    best: Plan | None = None
+    for k in options:
+        runs = list(counts[FOUR : ACE + 1])
+        parts: list[Part] = []
+        if k:
+            runs[0] -= k
+            runs[-1] -= 1
+            tier = YAO_TIER[min(k, 8)]
+            parts.append(Part(_ladder_value(tier, ACE), "ladder", ACE, tier, k + 1, True))
+        plan = _DECOMPOSER.best(tuple(runs))
+        parts += plan.parts
+        score = plan.score + sum(part.value for part in parts[: 1 if k else 0])
+        if best is None or score > best.score:
+            best = Plan(score, tuple(parts))
+    assert best is not None
+    parts = list(best.parts)
+    if counts[TWO]:
+        parts += _set_parts(TWO, counts[TWO])
+    if counts[BIG_JOKER] or counts[SMALL_JOKER]:
+        parts += _joker_parts(counts[BIG_JOKER], counts[SMALL_JOKER], revealed)
+    return Plan(sum(part.value for part in parts), tuple(parts))
+
+
+def part_matches(part: Part, combo: Combo) -> bool:
+    if len(combo.cards) != part.size or combo.kind != part.kind:
+        return False
+    if part.kind == "ladder":
+        return combo.tier == part.chain and combo.key == part.key
+    return combo.key == part.key
+
+
+def unseen_counts(view: SeatView) -> list[int]:
+    """Rank counts of the cards in other hands: the deck less this hand and all played cards."""
+    counts = [0] * 4 + [8] * 12 + [2, 2]
+    for card in view.hand:
+        counts[card >> 3] -= 1
+    for _, combo in view.history:
+        if combo is not None:
+            for card in combo.cards:
+                counts[card >> 3] -= 1
+    return counts
+
+
+def _points(cards: Sequence[Card]) -> int:
+    return sum(POINTS[card >> 3] for card in cards)
+
+
+def _beatable(part: Part, unseen: Sequence[int]) -> bool:
+    """Whether the unseen cards could beat ``part`` without a bomb."""
+    if part.bomb:
+        return False
+    if part.kind in ("single", "pair"):
+        width = 1 if part.kind == "single" else 2
+        return any(unseen[rank] >= width for rank in range(part.key + 1, TWO + 1))
+    width = 1 if part.kind == "straight" else 2
+    run = 0
+    for rank in range(part.key - part.chain + 2, ACE + 1):
+        run = run + 1 if unseen[rank] >= width else 0
+        if run >= part.chain and rank > part.key:
+            return True
+    return False
+
+
+class PaowangAI:
+    """The 刨王 player. Deterministic."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    # -- 亮王 --------------------------------------------------------------------------------
+
+    def choose_reveal(self, view: SeatView) -> bool:
+        """Reveal with a hand strong enough to expect the win: the score doubles either way.
+
+        Revealing also lifts the 大王 up the ladder (row 6 to 12, 双大王 17 to 23), and tells
+        the table who to play against, so a middling hand keeps quiet.
+        """
+        counts = counts_of(view.hand)
+        plan = plan_for(counts, revealed=True)
+        bombs = sum(1 for part in plan.parts if part.bomb and part.chain >= 3)
+        ordinary = sum(1 for part in plan.parts if not part.bomb)
+        alone = counts[BIG_JOKER] == 2  # 1 against 4: it must carry the game by itself
+        if alone:
+            return bombs >= 4 and ordinary <= 4
+        return bombs >= 3 and ordinary <= 5
+
+    # -- plays -------------------------------------------------------------------------------
+
+    def choose(self, view: SeatView) -> Combo | None:
+        hand = view.hand
+        revealed = revealed_self(view)
+        options = paowang.legal_plays(hand, view.on_table, revealed=revealed)
+        if not options:
+            return None
+        for combo in options:
+            if len(combo.cards) == len(hand):
+                return combo
+        counts = counts_of(hand)
+        plan = plan_for(counts, revealed)
+        if view.on_table is None:
+            return self._lead(view, plan, options)
+        return self._follow(view, plan, counts, options, revealed)
+
+    @staticmethod
+    def _danger(view: SeatView) -> int:
+        """The fewest cards held by a seat that is not a known partner (99: none)."""
+        sizes = [
+            size for s, size in enumerate(view.hand_sizes)
+            if s != view.seat and s not in view.partners and size
+        ]
+        return min(sizes, default=99)
+
+    def _lead(self, view: SeatView, plan: Plan, options: list[Combo]) -> Combo:
+        unseen = unseen_counts(view)
+        parts = [p for p in plan.parts if not p.bomb]
+        bombs = [p for p in plan.parts if p.bomb]
+        danger = self._danger(view)
+        hand_points = {p: 0 for p in parts}
+        for part in parts:
+            combo = next((c for c in options if part_matches(part, c)), None)
+            hand_points[part] = _points(combo.cards) if combo else 0
+        weak = [p for p in parts if _beatable(p, unseen)]
+        strong = [p for p in parts if not _beatable(p, unseen)]
+        choice: Part | None = None
+        if len(weak) <= 1 and (strong or bombs):
+            # the rest wins its tricks: cash the sure plays first, the weak one goes last
+            if strong:
+                choice = max(strong, key=lambda p: (hand_points[p], -p.value))
+            elif weak and danger > 2:
+                choice = weak[0]
+            else:
+                choice = min(bombs, key=lambda p: p.value)
+        elif danger <= 2:
+            safe = [p for p in weak if p.size > danger] or strong
+            if safe:
+                choice = min(safe, key=lambda p: p.value)
+        if choice is None and parts:
+            # weakest first, points kept back: a led 10 is a 10 the next seat may collect
+            choice = min(parts, key=lambda p: p.value - 0.3 * p.size + 0.6 * hand_points[p])
+        if choice is None:
+            choice = min(bombs, key=lambda p: p.value)
+        for combo in options:
+            if part_matches(choice, combo):
+                return combo
+        return min(options, key=play_order_key)  # unreachable for a consistent plan
+
+    def _follow(
+        self, view: SeatView, plan: Plan, counts: list[int], options: list[Combo],
+        revealed: bool,
+    ) -> Combo | None:
+        on = view.on_table
+        assert on is not None
+        taker = view.on_table_seat
+        if taker in view.partners:
+            return None  # a known partner holds the trick (and its points): let it stand
+        known_foe = taker in view.opponents
+        danger = self._danger(view)
+        taker_left = view.hand_sizes[taker] if taker is not None else 99
+        at_stake = view.trick_points
+        unseen = unseen_counts(view)
+
+        best: Combo | None = None
+        best_gain = float("-inf")
+        bomb_best: Combo | None = None
+        bomb_gain = float("-inf")
+        for combo in options:
+            rest = list(counts)
+            for card in combo.cards:
+                rest[card >> 3] -= 1
+            after = plan_for(rest, revealed)
+            gain = after.score - plan.score
+            points = _points(combo.cards)
+            if combo.tier:
+                gain += 2.0 * max(0, 3 - len(after.parts))
+                if gain > bomb_gain:
+                    bomb_best, bomb_gain = combo, gain
+                continue
+            # a play that the others can still beat risks its own points and the trick's
+            part = Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False)
+            if _beatable(part, unseen):
+                gain -= 0.4 * points
+            else:
+                gain += 0.3 * (at_stake + points)
+            if gain > best_gain:
+                best, best_gain = combo, gain
+
+        urgent = taker_left <= DANGER or danger <= 2
+        if best is not None and (best_gain >= -3.0 or urgent or at_stake >= 20):
+            return best
+        if bomb_best is None:
+            return None
+        spare_bombs = sum(1 for p in plan.parts if p.bomb)
+        ordinary_left = sum(1 for p in plan.parts if not p.bomb)
+        worth = at_stake >= POINTS_WORTH_A_BOMB if known_foe else at_stake >= 25
+        if (
+            worth
+            or (urgent and (known_foe or at_stake >= 10))
+            or ordinary_left <= 1
+            or (spare_bombs >= 4 and at_stake >= 10)
+        ):
+            return bomb_best
+        return None
