@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: how long a statement waits for another process's write lock before failing
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5_000
+#: a unit of work waiting this long for the lock is probably deadlocked; say so in the log
+LOCK_WAIT_WARNING_SECONDS: Final = 10.0
 _MEMORY: Final = ":memory:"
 
 Params = Sequence[Any]
@@ -62,6 +64,8 @@ class Database:
         #: the time source for created_at and default action times (tests pass a fake)
         self.clock = clock
         self._lock = asyncio.Lock()
+        #: seconds a unit of work may wait for the lock before a warning is logged
+        self.lock_wait_warning = LOCK_WAIT_WARNING_SECONDS
         # The task that holds the lock, and whether it opened a transaction or only reads.
         # A task, not a context variable: tasks spawned inside a transaction must not join it,
         # or their statements could land after the COMMIT.
@@ -117,9 +121,7 @@ class Database:
             async with self._savepoint():
                 yield
             return
-        async with self._lock:
-            self._check_open()
-            self._owner = asyncio.current_task()
+        async with self._locked():
             try:
                 # SQLite: IMMEDIATE takes the write lock now (PostgreSQL: plain BEGIN).
                 await self._connection.execute("BEGIN IMMEDIATE")
@@ -137,7 +139,6 @@ class Database:
             finally:
                 self._in_transaction = False
                 self._savepoints = 0
-                self._owner = None
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[None]:
@@ -148,13 +149,42 @@ class Database:
         if self._holds_lock():
             yield
             return
-        async with self._lock:
+        async with self._locked():
+            yield
+
+    @asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        """Take the lock for the current task, warning when the wait is suspiciously long.
+
+        The classic way to hang here is awaiting, inside a transaction, database work that runs
+        in another task (``asyncio.gather``, or ``asyncio.wait_for`` before Python 3.12): that
+        task waits for this lock forever. The warning names the holder to make it findable.
+        """
+        me = asyncio.current_task()
+        warning = asyncio.get_running_loop().call_later(
+            self.lock_wait_warning, self._warn_lock_wait, me
+        )
+        try:
+            await self._lock.acquire()
+        finally:
+            warning.cancel()
+        try:
             self._check_open()
-            self._owner = asyncio.current_task()
-            try:
-                yield
-            finally:
-                self._owner = None
+            self._owner = me
+            yield
+        finally:
+            self._owner = None
+            self._lock.release()
+
+    def _warn_lock_wait(self, waiter: asyncio.Task[Any] | None) -> None:
+        holder = self._owner.get_name() if self._owner is not None else "nobody"
+        log.warning(
+            "task %s has waited %.0f s for the database lock held by task %s; is a "
+            "transaction awaiting work of another task?",
+            waiter.get_name() if waiter is not None else "?",
+            self.lock_wait_warning,
+            holder,
+        )
 
     @asynccontextmanager
     async def _savepoint(self) -> AsyncIterator[None]:

@@ -49,6 +49,8 @@ class RatingsRepository:
         """Add one finished game to each player's rating; returns (before, after) per change,
         in the order given. All or nothing: one transaction (or the caller's)."""
         users = [change.user_id for change in changes]
+        if any(user is None for user in users):
+            raise ValueError("computer seats have no rating: leave them out of the changes")
         if len(set(users)) != len(users):
             raise ValueError(f"a player appears twice in one game's rating changes: {users}")
         pairs: list[tuple[Rating, Rating]] = []

@@ -200,3 +200,24 @@ async def test_stats_is_the_rating(db: Database) -> None:
     rating = await db.stats(user_id=1, game="shuangkou")
     assert rating == await db.ratings.get(user_id=1, game="shuangkou")
     assert (rating.score, rating.games, rating.wins) == (0, 0, 0)
+
+
+async def test_a_long_wait_for_the_lock_is_logged(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    db.lock_wait_warning = 0.01
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with db.transaction():
+            await release.wait()
+
+    holding = asyncio.create_task(holder(), name="holder")
+    await asyncio.sleep(0)
+    waiting = asyncio.create_task(db.players.get(1), name="waiter")
+    await asyncio.sleep(0.05)
+    release.set()
+    await holding
+    assert await waiting is None
+    [warning] = [r for r in caplog.records if "database lock" in r.getMessage()]
+    assert "waiter" in warning.getMessage() and "holder" in warning.getMessage()

@@ -71,6 +71,14 @@ async def test_a_player_twice_in_one_apply_is_refused(db: Database) -> None:
         )
 
 
+async def test_a_computer_seat_has_no_rating(db: Database) -> None:
+    with pytest.raises(ValueError, match="computer"):
+        await db.ratings.apply(
+            game="shuangkou",
+            changes=[RatingChange(None, 4, True)],  # type: ignore[arg-type]
+        )
+
+
 async def finish(
     db: Database,
     *,
