@@ -1,0 +1,150 @@
+"""Wiring: settings, database, the PTB Application, the service; long polling or webhook."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+
+from pydantic import ValidationError
+from telegram import BotCommand
+from telegram.constants import ChatMemberStatus
+from telegram.ext import AIORateLimiter, Application, ContextTypes, JobQueue
+
+from bot.config import Settings
+from bot.handlers import register_handlers
+from bot.handlers.common import Throttle
+from bot.service import GameService
+from bot.service.outbox import Messenger
+from bot.storage import open_database
+from bot.strings import text
+
+log = logging.getLogger(__name__)
+
+COMMAND_NAMES = ("newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel")
+
+
+class JobQueueScheduler:
+    """The service's timers on PTB's JobQueue: one job per name, replaced by name."""
+
+    def __init__(self, job_queue: JobQueue) -> None:  # type: ignore[type-arg]
+        self.job_queue = job_queue
+
+    def schedule(self, name: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
+        self.cancel(name)
+
+        async def job(context: ContextTypes.DEFAULT_TYPE) -> None:
+            await callback()
+
+        self.job_queue.run_once(job, when=max(0.0, delay), name=name)
+
+    def cancel(self, name: str) -> None:
+        for job in self.job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+
+
+def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+    """The whole bot, ready to ``initialize``/``start`` (tests) or ``run_polling``."""
+    builder = (
+        Application.builder()
+        .token(settings.token)
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.overall_messages_per_second,
+                group_max_rate=settings.group_messages_per_minute,
+                max_retries=3,
+            )
+        )
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.telegram_api_base_url:
+        base = settings.telegram_api_base_url.rstrip("/")
+        builder = builder.base_url(base).base_file_url(base.rsplit("/", 1)[0] + "/file/bot")
+    application = builder.build()
+    application.bot_data["settings"] = settings
+    application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
+    register_handlers(application)
+    return application
+
+
+async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = application.bot_data["settings"]
+    db = await open_database(settings.database_path)
+    bot = application.bot
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except Exception:
+            log.warning("could not check admin rights of %s in %s", user_id, chat_id)
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    assert application.job_queue is not None
+    service = GameService(
+        db=db,
+        messenger=Messenger(bot),
+        scheduler=JobQueueScheduler(application.job_queue),
+        settings=settings,
+        bot_username=bot.username,
+        is_admin=is_admin,
+    )
+    application.bot_data["db"] = db
+    application.bot_data["service"] = service
+    for lang, code in (("zh", None), ("en", "en")):
+        commands = [BotCommand(name, text(lang, f"commands.{name}")) for name in COMMAND_NAMES]
+        await bot.set_my_commands(commands, language_code=code)
+    recovered = await service.recover()
+    log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
+
+
+async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    service: GameService | None = application.bot_data.get("service")
+    if service is not None:
+        await service.shutdown()
+    db = application.bot_data.get("db")
+    if db is not None:
+        await db.close()
+
+
+def load_settings() -> Settings | None:
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as error:
+        missing = [".".join(str(p) for p in e["loc"]) for e in error.errors()]
+        if any("telegram_bot_token" in name for name in missing):
+            print(
+                "TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in the "
+                "environment or in a .env file.",
+                file=sys.stderr,
+            )
+        else:
+            print(f"invalid settings: {error}", file=sys.stderr)
+        return None
+
+
+def run() -> int:
+    settings = load_settings()
+    if settings is None:
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    application = build_application(settings)
+    allowed = ["message", "callback_query"]
+    if settings.webhook_url:
+        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+        application.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            webhook_url=settings.webhook_url,
+            secret_token=secret,
+            allowed_updates=allowed,
+        )
+    else:
+        application.run_polling(allowed_updates=allowed)
+    return 0

@@ -1,0 +1,54 @@
+"""Settings, read with pydantic-settings from the environment or a ``.env`` file."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the bot can be configured with. Only the token is required."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr = Field(
+        ..., description="The token from @BotFather (required to run the bot)."
+    )
+    telegram_api_base_url: str | None = Field(
+        None,
+        description="Bot API base URL, e.g. http://127.0.0.1:8081/bot for a local Bot API "
+        "server; default Telegram's.",
+    )
+    database_path: str = Field("cardbot.sqlite3", description="The SQLite database file.")
+    turn_seconds: float = Field(45.0, gt=0, description="Time for one turn before auto-play.")
+    reveal_seconds: float = Field(30.0, gt=0, description="Time for a 亮王 decision.")
+    computer_delay: float = Field(
+        1.2, ge=0, description="Seconds a computer player waits before playing (human pace)."
+    )
+    default_language: Literal["zh", "en"] = "zh"
+    min_game_seconds: float = Field(
+        60.0, ge=0, description="Games shorter than this change no score (anti-farming)."
+    )
+    group_messages_per_minute: int = Field(20, gt=0, description="Telegram's group limit.")
+    overall_messages_per_second: float = Field(30.0, gt=0)
+    user_actions_per_second: float = Field(
+        5.0, gt=0, description="Per-user throttle for button presses and typed plays."
+    )
+    webhook_url: str | None = Field(None, description="Public URL: set it to use webhook mode.")
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: SecretStr | None = None
+    log_level: str = "INFO"
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token_not_blank(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("TELEGRAM_BOT_TOKEN is empty")
+        return value
+
+    @property
+    def token(self) -> str:
+        return self.telegram_bot_token.get_secret_value()

@@ -1,0 +1,52 @@
+"""Inline-button presses: decode, check who pressed, call the service, always answer."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.callbacks import Act, decode
+from bot.handlers.common import service_of, throttle_of, user_info
+from bot.service import Reply
+from bot.strings import text
+
+log = logging.getLogger(__name__)
+
+LOBBY_ACTS = {Act.JOIN, Act.LEAVE, Act.COMPUTER, Act.START, Act.CANCEL}
+MAX_ANSWER = 200
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    user = user_info(query.from_user)
+    service = service_of(context)
+    callback = decode(query.data)
+    reply: Reply
+    if not throttle_of(context).allow(user.user_id):
+        reply = Reply(text(await service.language(user), "err.slow_down"))
+    elif callback is None:
+        reply = Reply(text(await service.language(user), "err.outdated"))
+    elif callback.act in LOBBY_ACTS:
+        reply = await service.on_lobby_callback(user, callback)
+    elif callback.act is Act.AGAIN:
+        reply = await service.play_again(user, callback)
+    else:
+        chat = query.message.chat if query.message is not None else None
+        if chat is not None and chat.id != user.user_id:  # hand buttons live in private chats
+            reply = Reply(text(await service.language(user), "err.not_yours"), alert=True)
+        else:
+            reply = await service.on_hand_callback(user, callback)
+    await query.answer(
+        _plain(reply.text)[:MAX_ANSWER] or None, show_alert=reply.alert, url=reply.url
+    )
+
+
+def _plain(html_text: str) -> str:
+    """Callback answers are plain text: drop the few tags our strings use."""
+    for tag in ("<b>", "</b>", "<i>", "</i>"):
+        html_text = html_text.replace(tag, "")
+    return html_text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

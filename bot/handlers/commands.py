@@ -1,0 +1,149 @@
+"""Commands: /start /newgame /rank /top /rules /help /lang /leave /cancel /kick /hand."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import ContextTypes
+
+from bot.handlers.common import effective_user, service_of, user_info
+from bot.strings import LANGUAGES, Lang, text
+from bot.variants import variant_for
+
+
+def _is_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def _reply(update: Update, body: str) -> None:
+    if body and update.effective_message is not None:
+        await update.effective_message.reply_text(body, parse_mode=ParseMode.HTML)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is None:
+        return
+    service = service_of(context)
+    if _is_group(update):
+        lang = await service.language(user)
+        await _reply(update, text(lang, "help"))
+        return
+    payload = context.args[0] if context.args else None
+    reply = await service.start_private(user, payload)
+    await _reply(update, reply.text)
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    chat = update.effective_chat
+    if user is None or chat is None:
+        return
+    service = service_of(context)
+    lang = await service.language(user)
+    if not _is_group(update):
+        await _reply(update, text(lang, "err.group_only"))
+        return
+    variant = variant_for(context.args[0] if context.args else None)
+    if variant is None:
+        await _reply(update, text(lang, "help"))
+        return
+    reply = await service.new_game(
+        chat_id=chat.id, chat_title=chat.title or "", opener=user, variant=variant
+    )
+    await _reply(update, reply.text)
+
+
+async def rank(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is not None:
+        await _reply(update, await service_of(context).rank(user))
+
+
+async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    chat = update.effective_chat
+    if user is None or chat is None:
+        return
+    service = service_of(context)
+    if not _is_group(update):
+        await _reply(update, text(await service.language(user), "err.group_only"))
+        return
+    await _reply(update, await service.top(chat.id, user))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is None:
+        return
+    lang = await service_of(context).language(user)
+    variant = variant_for(context.args[0] if context.args else None)
+    names = [variant.name] if context.args and variant else ["shuangkou", "paowang"]
+    await _reply(update, "\n\n".join(text(lang, f"rules.{name}") for name in names))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is not None:
+        await _reply(update, text(await service_of(context).language(user), "help"))
+
+
+async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is None:
+        return
+    service = service_of(context)
+    choice = (context.args[0].lower() if context.args else "")[:2]
+    if choice not in LANGUAGES:
+        await _reply(update, text(await service.language(user), "lang.choose"))
+        return
+    chosen: Lang = "en" if choice == "en" else "zh"
+    await service.set_language(user, chosen)
+    await _reply(update, text(chosen, "lang.set"))
+
+
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is not None:
+        reply = await service_of(context).leave(user)
+        await _reply(update, reply.text)
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    chat = update.effective_chat
+    if user is None or chat is None:
+        return
+    service = service_of(context)
+    if not _is_group(update):
+        await _reply(update, text(await service.language(user), "err.group_only"))
+        return
+    reply = await service.cancel_in_chat(chat.id, user)
+    await _reply(update, reply.text)
+
+
+async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    chat = update.effective_chat
+    message = update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    service = service_of(context)
+    lang = await service.language(user)
+    if not _is_group(update):
+        await _reply(update, text(lang, "err.group_only"))
+        return
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is None:
+        await _reply(update, text(lang, "err.kick_reply"))
+        return
+    reply = await service.kick(chat.id, user, user_info(target).user_id)
+    await _reply(update, reply.text)
+
+
+async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    if user is not None:
+        reply = await service_of(context).resend_hand(user)
+        await _reply(update, reply.text)

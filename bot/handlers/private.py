@@ -1,0 +1,26 @@
+"""Text typed in the private chat: plays such as "33 44 55", "♠3 ♠4 ♠5 ♠6 ♠7" or "不出"."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import ContextTypes
+
+from bot.handlers.common import effective_user, service_of, throttle_of
+from bot.strings import text
+
+
+async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = effective_user(update)
+    message = update.effective_message
+    if user is None or message is None or not message.text:
+        return
+    service = service_of(context)
+    if not throttle_of(context).allow(user.user_id):
+        await message.reply_text(text(await service.language(user), "err.slow_down"))
+        return
+    reply = await service.typed_play(user, message.text)
+    lang = await service.language(user)
+    reply_text = text(lang, "err.no_game") if reply is None else reply.text
+    if reply_text:
+        await message.reply_text(reply_text, parse_mode=ParseMode.HTML)

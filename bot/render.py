@@ -1,0 +1,330 @@
+"""Text and inline keyboards: what the group and each player see. Pure functions of views.
+
+Group renderings take the *public* view only (``game.view(None)``), so nothing hidden can
+reach the group by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Act, Callback
+from bot.game.cards import Card, format_cards
+from bot.game.common import (
+    Combo,
+    Event,
+    PlayerOut,
+    Revealed,
+    SeatView,
+    TrickTaken,
+)
+from bot.strings import Lang, text
+
+CARDS_PER_ROW = 6
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """How a seat is named to others."""
+
+    name: str
+    is_computer: bool = False
+    takeover: bool = False
+
+    def html(self) -> str:
+        return ("🤖 " if self.is_computer else "") + escape(self.name)
+
+
+def variant_name(lang: Lang, variant: str) -> str:
+    return text(lang, f"variant.{variant}")
+
+
+def place_name(lang: Lang, place: int) -> str:
+    return text(lang, f"place.{place}") if place <= 5 else text(lang, "place", n=place)
+
+
+def play_html(lang: Lang, combo: Combo | None) -> str:
+    if combo is None:
+        return text(lang, "pass")
+    return f"{escape(format_cards(sorted(combo.cards)))}（{text(lang, 'kind.' + combo.kind)}）"
+
+
+# ---- lobby -------------------------------------------------------------------------------
+
+
+def lobby_text(lang: Lang, variant: str, seats: Sequence[SeatLabel], size: int) -> str:
+    lines = [
+        text(
+            lang, "lobby.title", variant=variant_name(lang, variant), seated=len(seats), seats=size
+        )
+    ]
+    for n in range(size):
+        if n < len(seats):
+            key = "lobby.computer" if seats[n].is_computer else "lobby.seat"
+            lines.append(text(lang, key, n=n + 1, name=escape(seats[n].name)))
+        else:
+            lines.append(text(lang, "lobby.seat_empty", n=n + 1))
+    lines.append("")
+    lines.append(text(lang, "lobby.hint_start"))
+    return "\n".join(lines)
+
+
+def lobby_keyboard(lang: Lang, game_id: int) -> InlineKeyboardMarkup:
+    def button(label: str, act: Act) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            text(lang, label), callback_data=Callback(game_id, 0, act).encode()
+        )
+
+    return InlineKeyboardMarkup(
+        [
+            [button("lobby.join", Act.JOIN), button("lobby.leave", Act.LEAVE)],
+            [button("lobby.add_computer", Act.COMPUTER), button("lobby.start", Act.START)],
+            [button("lobby.cancel", Act.CANCEL)],
+        ]
+    )
+
+
+# ---- the group's table --------------------------------------------------------------------
+
+
+def table_text(
+    lang: Lang,
+    view: SeatView,
+    seats: Sequence[SeatLabel],
+    *,
+    number: int,
+    reveal_phase: bool = False,
+) -> str:
+    """The live table message from the public view."""
+    lines = [text(lang, "table.title", variant=variant_name(lang, view.variant), number=number)]
+    for seat, label in enumerate(seats):
+        marker = "▶ " if view.turn == seat and not view.over else ""
+        name = label.html()
+        if seat in view.finish_order:
+            place = place_name(lang, view.finish_order.index(seat) + 1)
+            lines.append(
+                text(lang, "table.seat_out", marker=marker, n=seat + 1, name=name, place=place)
+            )
+            continue
+        extra = ""
+        if view.points:
+            extra += text(lang, "table.points", points=view.points[seat])
+        if view.revealed and view.revealed[seat]:
+            jokers = view.revealed_jokers[seat] if view.revealed_jokers else 1
+            extra += text(lang, "table.revealed", jokers="👑" * jokers)
+        if label.takeover:
+            extra += text(lang, "table.takeover")
+        lines.append(
+            text(
+                lang,
+                "table.seat",
+                marker=marker,
+                n=seat + 1,
+                name=name,
+                cards=view.hand_sizes[seat],
+                extra=extra,
+            )
+        )
+    lines.append("")
+    if view.over:
+        lines.append(text(lang, "table.over"))
+    elif reveal_phase:
+        lines.append(text(lang, "table.reveal_phase"))
+    else:
+        if view.on_table is not None and view.on_table_seat is not None:
+            lines.append(
+                text(
+                    lang,
+                    "table.last_play",
+                    name=seats[view.on_table_seat].html(),
+                    play=play_html(lang, view.on_table),
+                )
+            )
+        if view.trick_points:
+            lines.append(text(lang, "table.trick_points", points=view.trick_points))
+        if view.turn is not None:
+            key = "table.turn" if view.on_table is not None else "table.leading"
+            lines.append(text(lang, key, name=seats[view.turn].html()))
+    return "\n".join(lines)
+
+
+def event_lines(lang: Lang, events: Sequence[Event], seats: Sequence[SeatLabel]) -> list[str]:
+    """Short group lines for the events worth a message: tricks, players out, reveals."""
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, TrickTaken):
+            points = text(lang, "event.trick_points", points=event.points) if event.points else ""
+            line = text(lang, "event.trick", name=seats[event.seat].html(), points=points)
+            if event.next_leader is not None and event.next_leader != event.seat:
+                line += text(lang, "event.jiefeng", name=seats[event.next_leader].html())
+            lines.append(line)
+        elif isinstance(event, PlayerOut):
+            lines.append(
+                text(
+                    lang,
+                    "event.out",
+                    name=seats[event.seat].html(),
+                    place=place_name(lang, event.place),
+                )
+            )
+        elif isinstance(event, Revealed):
+            lines.append(
+                text(lang, "event.revealed", name=seats[event.seat].html(), jokers=event.jokers)
+            )
+    return lines
+
+
+# ---- a player's hand ----------------------------------------------------------------------
+
+
+def sorted_hand(view: SeatView) -> list[Card]:
+    return sorted(view.hand)
+
+
+def hand_text(
+    lang: Lang,
+    view: SeatView,
+    seats: Sequence[SeatLabel],
+    *,
+    deciding: bool,
+    selected: Sequence[Card] = (),
+    note: str = "",
+    takeover: bool = False,
+) -> str:
+    """A player's hand message: what they hold and what they need to decide."""
+    assert view.seat is not None
+    hand = sorted_hand(view)
+    lines = [text(lang, "hand.title", variant=variant_name(lang, view.variant), count=len(hand))]
+    if note:
+        lines.append(note)
+    if view.over:
+        lines.append(text(lang, "hand.game_over"))
+    elif view.seat in view.finish_order:
+        place = place_name(lang, view.finish_order.index(view.seat) + 1)
+        lines.append(text(lang, "hand.you_are_out", place=place))
+    elif takeover:
+        lines.append(text(lang, "hand.takeover_on"))
+    elif deciding and view.turn == view.seat:
+        lines.append(text(lang, "hand.your_turn"))
+        if view.on_table is not None and view.on_table_seat is not None:
+            lines.append(
+                text(
+                    lang,
+                    "hand.to_beat",
+                    name=seats[view.on_table_seat].html(),
+                    play=play_html(lang, view.on_table),
+                )
+            )
+        else:
+            lines.append(text(lang, "hand.lead"))
+    elif view.turn is not None:
+        lines.append(text(lang, "hand.waiting", name=seats[view.turn].html()))
+    counts = " ".join(
+        f"{escape(label.name)}:{view.hand_sizes[seat]}"
+        for seat, label in enumerate(seats)
+        if seat != view.seat
+    )
+    lines.append(text(lang, "hand.others", counts=counts))
+    if view.points:
+        points = " ".join(
+            f"{escape(label.name)}:{view.points[seat]}" for seat, label in enumerate(seats)
+        )
+        lines.append(text(lang, "hand.points", points=points))
+    if view.revealed and any(view.revealed):
+        names = "、".join(seats[seat].html() for seat, shown in enumerate(view.revealed) if shown)
+        lines.append(text(lang, "hand.revealed", names=names))
+    if view.partners and view.variant == "shuangkou":
+        lines.append(text(lang, "hand.partner", name=seats[view.partners[0]].html()))
+    elif view.variant == "paowang" and view.partners:
+        names = "、".join(seats[seat].html() for seat in view.partners)
+        lines.append(text(lang, "hand.partner", name=names))
+    lines.append("")
+    lines.append(escape(format_cards(hand)) or "—")
+    if selected:
+        lines.append(text(lang, "hand.selected", cards=escape(format_cards(sorted(selected)))))
+    return "\n".join(lines)
+
+
+def play_button_label(lang: Lang, combo: Combo | None, selected_any: bool) -> str:
+    if not selected_any:
+        return text(lang, "btn.play_empty")
+    if combo is None:
+        return text(lang, "btn.play_none")
+    return text(lang, "btn.play", kind=text(lang, "kind." + combo.kind))
+
+
+def hand_keyboard(
+    lang: Lang,
+    *,
+    game_id: int,
+    version: int,
+    hand: Sequence[Card],
+    selected: set[int],
+    play_label: str,
+    can_pass: bool,
+) -> InlineKeyboardMarkup:
+    """Cards as buttons (selected ones marked), then 出牌 / 不出 / 提示 / 清空."""
+
+    def data(act: Act, arg: int | None = None) -> str:
+        return Callback(game_id, version, act, arg).encode()
+
+    rows: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    for index, card in enumerate(hand):
+        label = f"✔{card}" if index in selected else str(card)
+        row.append(InlineKeyboardButton(label, callback_data=data(Act.TOGGLE, index)))
+        if len(row) == CARDS_PER_ROW:
+            rows.append(row)
+            row = []
+    if row:
+        rows.append(row)
+    actions = [InlineKeyboardButton(play_label, callback_data=data(Act.PLAY))]
+    if can_pass:
+        actions.append(InlineKeyboardButton(text(lang, "btn.pass"), callback_data=data(Act.PASS)))
+    rows.append(actions)
+    rows.append(
+        [
+            InlineKeyboardButton(text(lang, "btn.hint"), callback_data=data(Act.HINT)),
+            InlineKeyboardButton(text(lang, "btn.clear"), callback_data=data(Act.CLEAR)),
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
+def reveal_keyboard(lang: Lang, *, game_id: int, version: int) -> InlineKeyboardMarkup:
+    def data(arg: int) -> str:
+        return Callback(game_id, version, Act.REVEAL, arg).encode()
+
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(text(lang, "btn.reveal_yes"), callback_data=data(1)),
+                InlineKeyboardButton(text(lang, "btn.reveal_no"), callback_data=data(0)),
+            ]
+        ]
+    )
+
+
+def ready_keyboard(lang: Lang, *, game_id: int, version: int) -> InlineKeyboardMarkup:
+    data = Callback(game_id, version, Act.READY).encode()
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text(lang, "btn.ready"), callback_data=data)]]
+    )
+
+
+def takeback_keyboard(lang: Lang, *, game_id: int) -> InlineKeyboardMarkup:
+    data = Callback(game_id, 0, Act.TAKEBACK).encode()
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text(lang, "btn.takeback"), callback_data=data)]]
+    )
+
+
+def again_keyboard(lang: Lang, *, game_id: int) -> InlineKeyboardMarkup:
+    data = Callback(game_id, 0, Act.AGAIN).encode()
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text(lang, "result.again"), callback_data=data)]]
+    )

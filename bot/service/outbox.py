@@ -1,0 +1,224 @@
+"""Sending to Telegram: a messenger that turns API errors into outcomes, and a paced channel
+per group that merges posts and coalesces the live table edits under the group's limit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4096
+
+
+class Delivery(Enum):
+    OK = "ok"
+    GONE = "gone"  # the message to edit was deleted
+    BLOCKED = "blocked"  # 403: the user blocked the bot or never started it
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    delivery: Delivery
+    message_id: int | None = None
+
+
+class Messenger:
+    """The only place that calls Telegram's send/edit methods for the game service.
+
+    Flood waits (429) are honoured by PTB's AIORateLimiter; transient failures (time-outs,
+    5xx) are retried a few times here; 403 and "not found" come back as outcomes.
+    """
+
+    def __init__(self, bot: Bot, *, retries: int = 3) -> None:
+        self.bot = bot
+        self.retries = retries
+        self.calls = 0
+
+    async def _call(self, make: Callable[[], Awaitable[object]]) -> tuple[Delivery, object]:
+        delay = 0.2
+        for attempt in range(self.retries + 1):
+            self.calls += 1
+            try:
+                return Delivery.OK, await make()
+            except Forbidden:
+                return Delivery.BLOCKED, None
+            except RetryAfter as error:  # the rate limiter ran out of retries: wait and go on
+                wait = error.retry_after
+                seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else wait
+                await asyncio.sleep(float(seconds))
+            except BadRequest as error:
+                message = error.message.lower()
+                if "not modified" in message:
+                    return Delivery.OK, None
+                if "not found" in message or "can't be edited" in message:
+                    return Delivery.GONE, None
+                log.warning("Telegram refused a request: %s", error.message)
+                return Delivery.FAILED, None
+            except (TimedOut, NetworkError) as error:
+                log.info("transient Telegram error (attempt %d): %s", attempt + 1, error)
+                await asyncio.sleep(delay)
+                delay *= 2
+        return Delivery.FAILED, None
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        notify: bool = True,
+    ) -> Sent:
+        delivery, message = await self._call(
+            lambda: self.bot.send_message(
+                chat_id,
+                text[:MAX_TEXT],
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_notification=not notify,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        )
+        message_id = getattr(message, "message_id", None)
+        return Sent(delivery, message_id)
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Delivery:
+        delivery, _ = await self._call(
+            lambda: self.bot.edit_message_text(
+                text[:MAX_TEXT],
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        )
+        return delivery
+
+    async def delete(self, chat_id: int, message_id: int) -> Delivery:
+        delivery, _ = await self._call(lambda: self.bot.delete_message(chat_id, message_id))
+        return delivery
+
+
+@dataclass
+class _Post:
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+class GroupChannel:
+    """A group's game output: posts (tricks, players out, results) and one live table message.
+
+    One worker sends at most one request per ``interval`` seconds: all pending posts merged
+    into one message, or else one edit of the table rendered from the latest state. So a
+    fast game never floods the group, and no edit repeats the current text.
+    """
+
+    def __init__(
+        self,
+        messenger: Messenger,
+        chat_id: int,
+        *,
+        interval: float,
+        render_table: Callable[[], str],
+        on_table_message: Callable[[int], Awaitable[None]] | None = None,
+        table_message_id: int | None = None,
+    ) -> None:
+        self.messenger = messenger
+        self.chat_id = chat_id
+        self.interval = interval
+        self.render_table = render_table
+        self.on_table_message = on_table_message
+        self.table_message_id = table_message_id
+        self._posts: list[_Post] = []
+        self._dirty = False
+        self._last_table = ""
+        self._next_at = 0.0
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closed = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"group-channel:{self.chat_id}")
+
+    def post(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        if text:
+            self._posts.append(_Post(text, markup))
+            self._kick()
+
+    def table_changed(self) -> None:
+        self._dirty = True
+        self._kick()
+
+    def _kick(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+        self.start()
+
+    async def drain(self) -> None:
+        """Wait until everything queued has been sent."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        await self.drain()
+        self._closed = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._posts or self._dirty:
+                wait = self._next_at - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)  # pacing to the group's limit
+                try:
+                    await self._send_one()
+                except Exception:  # one table's failure must never stop its channel
+                    log.exception("group channel %s failed to send", self.chat_id)
+                self._next_at = time.monotonic() + self.interval
+            self._idle.set()
+
+    async def _send_one(self) -> None:
+        if self._posts:
+            posts, self._posts = self._posts, []
+            markup = next((p.markup for p in reversed(posts) if p.markup is not None), None)
+            text = "\n".join(p.text for p in posts)
+            while len(text) > MAX_TEXT:  # very long backlogs: keep the newest lines
+                text = text.split("\n", 1)[1]
+            await self.messenger.send(self.chat_id, text, markup, notify=False)
+            return
+        self._dirty = False
+        text = self.render_table()
+        if text == self._last_table:
+            return
+        if self.table_message_id is not None:
+            delivery = await self.messenger.edit(self.chat_id, self.table_message_id, text)
+            if delivery is not Delivery.GONE:
+                self._last_table = text
+                return
+        sent = await self.messenger.send(self.chat_id, text, notify=False)
+        if sent.message_id is not None:
+            self.table_message_id = sent.message_id
+            self._last_table = text
+            if self.on_table_message is not None:
+                await self.on_table_message(sent.message_id)

@@ -1,0 +1,1387 @@
+"""The game service: tables in progress, their locks, timers and persistence, and what to tell
+whom. Handlers call it with decoded input; it answers with a :class:`Reply`.
+
+The flow of one action (design.md): take the table's lock, apply the action to the engine,
+append it to the log in one transaction (with the settlement when the game ends), then render:
+the actor's hand message, the group's table and lines, the next seat's prompt, the next timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.callbacks import Act, Callback
+from bot.config import Settings
+from bot.game.cards import Card, format_cards, parse_cards
+from bot.game.common import Combo, Event, GameOver, IllegalPlay, Played
+from bot.game.levels import level_for
+from bot.render import (
+    again_keyboard,
+    event_lines,
+    hand_keyboard,
+    hand_text,
+    lobby_keyboard,
+    lobby_text,
+    place_name,
+    play_button_label,
+    play_html,
+    ready_keyboard,
+    reveal_keyboard,
+    table_text,
+    takeback_keyboard,
+    variant_name,
+)
+from bot.service.outbox import Delivery, GroupChannel, Messenger
+from bot.service.tables import Seat, Table
+from bot.storage import Database, GameRecord, RatingChange, ResultRow
+from bot.strings import Lang, language_of, text
+from bot.variants import VARIANTS, Action, Variant, apply_action
+
+log = logging.getLogger(__name__)
+
+ESCAPE_PENALTY_SHUANGKOU = -20
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What to answer the person who acted (a callback answer or a chat reply)."""
+
+    text: str = ""
+    alert: bool = False
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    user_id: int
+    name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+class Scheduler(Protocol):
+    """One timer per name, replaced when set again (PTB's JobQueue in the app)."""
+
+    def schedule(
+        self, name: str, delay: float, callback: Callable[[], Awaitable[None]]
+    ) -> None: ...
+    def cancel(self, name: str) -> None: ...
+
+
+@dataclass
+class Settlement:
+    rows: list[ResultRow] = field(default_factory=list)
+    short_game: bool = False
+    before_after: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # user -> ratings
+
+
+def _timer_name(game_id: int) -> str:
+    return f"table:{game_id}"
+
+
+class GameService:
+    """Every table the bot hosts. One instance per running bot."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        messenger: Messenger,
+        scheduler: Scheduler,
+        settings: Settings,
+        bot_username: str,
+        is_admin: Callable[[int, int], Awaitable[bool]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.messenger = messenger
+        self.scheduler = scheduler
+        self.settings = settings
+        self.bot_username = bot_username
+        self.is_admin = is_admin
+        self.clock = clock
+        self.tables: dict[int, Table] = {}
+        self.by_chat: dict[int, int] = {}
+        self.by_user: dict[int, int] = {}
+        self._players: dict[str, Any] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    # ---- people ------------------------------------------------------------------------
+
+    async def remember(self, user: UserInfo) -> Lang:
+        """Record a user (name, Telegram language) and return their language."""
+        record = await self.db.players.upsert(
+            user_id=user.user_id,
+            name=user.name,
+            username=user.username,
+            language_code=user.language_code,
+        )
+        if record.language in ("zh", "en"):
+            return record.language  # type: ignore[return-value]
+        return language_of(user.language_code, self.settings.default_language)
+
+    async def language(self, user: UserInfo) -> Lang:
+        record = await self.db.players.get(user.user_id)
+        if record is not None and record.language in ("zh", "en"):
+            return record.language  # type: ignore[return-value]
+        return language_of(user.language_code, self.settings.default_language)
+
+    async def set_language(self, user: UserInfo, lang: Lang) -> None:
+        await self.remember(user)
+        await self.db.players.set_language(user_id=user.user_id, language=lang)
+        table = self._table_of_user(user.user_id)
+        if table is not None:
+            seat = table.seat_of(user.user_id)
+            if seat is not None:
+                table.seats[seat].language = lang
+
+    def _table_of_user(self, user_id: int) -> Table | None:
+        game_id = self.by_user.get(user_id)
+        return self.tables.get(game_id) if game_id is not None else None
+
+    def deep_link(self, game_id: int) -> str:
+        return f"https://t.me/{self.bot_username}?start=j{game_id}"
+
+    # ---- lobby -------------------------------------------------------------------------
+
+    async def new_game(
+        self, *, chat_id: int, chat_title: str, opener: UserInfo, variant: Variant
+    ) -> Reply:
+        lang = await self.remember(opener)
+        existing = self.tables.get(self.by_chat.get(chat_id, -1))
+        if existing is not None:
+            return Reply(
+                text(lang, "lobby.already_open", variant=variant_name(lang, existing.variant.name))
+            )
+        record = await self.db.games.create(
+            chat_id=chat_id, variant=variant.name, opener_id=opener.user_id, seats=[], seed=None
+        )
+        table = Table(
+            game_id=record.id,
+            chat_id=chat_id,
+            chat_title=chat_title,
+            variant=variant,
+            opener_id=opener.user_id,
+            lang=lang,
+            seats=[],
+        )
+        self._register(table)
+        player = await self.db.players.get(opener.user_id)
+        if player is not None and player.can_message and opener.user_id not in self.by_user:
+            await self._seat_human(table, opener, lang, confirm=False)
+        await self._post_lobby(table)
+        return Reply()
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.game_id] = table
+        self.by_chat[table.chat_id] = table.game_id
+
+    def _unregister(self, table: Table) -> None:
+        self.tables.pop(table.game_id, None)
+        if self.by_chat.get(table.chat_id) == table.game_id:
+            del self.by_chat[table.chat_id]
+        for seat in table.seats:
+            if seat.user_id is not None and self.by_user.get(seat.user_id) == table.game_id:
+                del self.by_user[seat.user_id]
+        self.scheduler.cancel(_timer_name(table.game_id))
+
+    async def _post_lobby(self, table: Table) -> None:
+        body = lobby_text(table.lang, table.variant.name, table.labels(), table.size)
+        markup = lobby_keyboard(table.lang, table.game_id)
+        if table.lobby_message_id is not None:
+            delivery = await self.messenger.edit(
+                table.chat_id, table.lobby_message_id, body, markup
+            )
+            if delivery is not Delivery.GONE:
+                return
+        sent = await self.messenger.send(table.chat_id, body, markup)
+        if sent.message_id is not None:
+            table.lobby_message_id = sent.message_id
+            await self.db.games.update(table.game_id, lobby_message_id=sent.message_id)
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.db.games.update(table.game_id, seats=[seat.record() for seat in table.seats])
+
+    async def _seat_human(
+        self, table: Table, user: UserInfo, lang: Lang, *, confirm: bool = True
+    ) -> Reply | None:
+        """Seat ``user`` if their private chat works; None when seated, else the answer."""
+        if confirm:
+            sent = await self.messenger.send(
+                user.user_id,
+                text(
+                    lang,
+                    "lobby.joined_private",
+                    chat=table.chat_title,
+                    variant=variant_name(lang, table.variant.name),
+                ),
+                notify=False,
+            )
+            if sent.delivery is Delivery.BLOCKED:
+                await self.db.players.set_can_message(user_id=user.user_id, can_message=False)
+                return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
+        table.seats.append(Seat(user.user_id, user.name, language=lang))
+        self.by_user[user.user_id] = table.game_id
+        await self._save_seats(table)
+        return None
+
+    async def join(self, table: Table, user: UserInfo) -> Reply:
+        lang = await self.remember(user)
+        if table.seat_of(user.user_id) is not None:
+            return Reply(text(lang, "lobby.already_seated"))
+        if user.user_id in self.by_user:
+            return Reply(text(lang, "lobby.busy_elsewhere"))
+        if table.full:
+            return Reply(text(lang, "lobby.full"))
+        player = await self.db.players.get(user.user_id)
+        if player is None or not player.can_message:
+            return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
+        refused = await self._seat_human(table, user, lang)
+        if refused is not None:
+            return refused
+        await self._post_lobby(table)
+        return Reply(text(lang, "lobby.joined"))
+
+    async def start_private(self, user: UserInfo, payload: str | None) -> Reply:
+        """``/start`` in private: the chat works now; a ``j<game>`` payload seats the user."""
+        lang = await self.remember(user)
+        await self.db.players.set_can_message(user_id=user.user_id, can_message=True)
+        hello = text(
+            lang,
+            "start.hello",
+            shuangkou=variant_name(lang, "shuangkou"),
+            paowang=variant_name(lang, "paowang"),
+        )
+        if not payload or not payload.startswith("j") or not payload[1:].isdigit():
+            return Reply(hello)
+        table = self.tables.get(int(payload[1:]))
+        if table is None or table.status != "lobby":
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            if table.seat_of(user.user_id) is not None:
+                return Reply(text(lang, "lobby.already_seated"))
+            if user.user_id in self.by_user:
+                return Reply(text(lang, "lobby.busy_elsewhere"))
+            if table.full:
+                return Reply(text(lang, "lobby.full"))
+            await self._seat_human(table, user, lang, confirm=False)
+            await self._post_lobby(table)
+        return Reply(
+            text(
+                lang,
+                "lobby.joined_private",
+                chat=table.chat_title,
+                variant=variant_name(lang, table.variant.name),
+            )
+        )
+
+    async def leave_lobby(self, table: Table, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        seat = table.seat_of(user.user_id)
+        if seat is None:
+            return Reply(text(lang, "lobby.not_seated"))
+        del table.seats[seat]
+        self.by_user.pop(user.user_id, None)
+        await self._save_seats(table)
+        await self._post_lobby(table)
+        return Reply(text(lang, "lobby.left"))
+
+    async def add_computer(self, table: Table, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        if table.full:
+            return Reply(text(lang, "lobby.full"))
+        number = sum(1 for seat in table.seats if seat.is_computer) + 1
+        table.seats.append(
+            Seat(
+                None,
+                text(table.lang, "lobby.computer_name", n=number),
+                is_computer=True,
+                language=table.lang,
+            )
+        )
+        await self._save_seats(table)
+        await self._post_lobby(table)
+        return Reply()
+
+    async def _may_manage(self, table: Table, user_id: int) -> bool:
+        return user_id == table.opener_id or await self.is_admin(table.chat_id, user_id)
+
+    async def cancel(self, table: Table, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        if not await self._may_manage(table, user.user_id):
+            return Reply(text(lang, "lobby.only_opener"), alert=True)
+        table.status = "cancelled"
+        await self.db.games.update(table.game_id, status="cancelled", finished_at=self.clock())
+        self._unregister(table)
+        if table.lobby_message_id is not None and table.game is None:
+            await self.messenger.edit(
+                table.chat_id, table.lobby_message_id, text(table.lang, "lobby.cancelled")
+            )
+        else:
+            await self._retire_all(table)
+            if table.channel is not None:
+                table.channel.post(text(table.lang, "cancel.done"))
+                await table.channel.close()
+        return Reply(text(lang, "cancel.done"))
+
+    async def on_lobby_callback(self, user: UserInfo, callback: Callback) -> Reply:
+        table = self.tables.get(callback.game_id)
+        lang = await self.language(user)
+        if table is None or table.status != "lobby":
+            return Reply(text(lang, "err.outdated"))
+        async with table.lock:
+            if table.status != "lobby":
+                return Reply(text(lang, "err.outdated"))
+            if callback.act is Act.JOIN:
+                return await self.join(table, user)
+            if callback.act is Act.LEAVE:
+                return await self.leave_lobby(table, user)
+            if callback.act is Act.COMPUTER:
+                if table.seat_of(user.user_id) is None and not await self._may_manage(
+                    table, user.user_id
+                ):
+                    return Reply(text(lang, "lobby.not_seated"))
+                return await self.add_computer(table, user)
+            if callback.act is Act.CANCEL:
+                return await self.cancel(table, user)
+            if callback.act is Act.START:
+                if not await self._may_manage(table, user.user_id):
+                    return Reply(text(lang, "lobby.only_opener"), alert=True)
+                if not table.full:
+                    return Reply(text(lang, "lobby.not_full"))
+                await self._start(table)
+                return Reply()
+        return Reply(text(lang, "err.outdated"))
+
+    async def play_again(self, user: UserInfo, callback: Callback) -> Reply:
+        """「再来一局」: a new lobby with the finished game's seats, ready to start."""
+        lang = await self.remember(user)
+        previous = await self.db.games.get(callback.game_id)
+        if previous is None or previous.status != "finished":
+            return Reply(text(lang, "err.outdated"))
+        if previous.seat_of(user.user_id) is None:
+            return Reply(text(lang, "lobby.not_seated"))
+        if previous.chat_id in self.by_chat:
+            return Reply(
+                text(lang, "lobby.already_open", variant=variant_name(lang, previous.variant))
+            )
+        busy = [s for s in previous.seats if s.user_id is not None and s.user_id in self.by_user]
+        if busy:
+            return Reply(text(lang, "lobby.busy_elsewhere"))
+        variant = VARIANTS[previous.variant]
+        record = await self.db.games.create(
+            chat_id=previous.chat_id,
+            variant=variant.name,
+            opener_id=user.user_id,
+            seats=list(previous.seats),
+            seed=None,
+        )
+        await self.db.games.update(record.id, previous_game_id=previous.id)
+        seats = [
+            Seat(s.user_id, s.name, is_computer=s.is_computer, language=_lang(s.language))
+            for s in previous.seats
+        ]
+        table = Table(
+            game_id=record.id,
+            chat_id=previous.chat_id,
+            chat_title="",
+            variant=variant,
+            opener_id=user.user_id,
+            lang=lang,
+            seats=seats,
+            previous_game_id=previous.id,
+        )
+        self._register(table)
+        for seat in seats:
+            if seat.user_id is not None:
+                self.by_user[seat.user_id] = table.game_id
+        async with table.lock:
+            await self._post_lobby(table)
+        return Reply()
+
+    # ---- starting ----------------------------------------------------------------------
+
+    async def _next_leader(self, table: Table) -> int | None:
+        """The leader after a previous game at this table (None: the engine's own rule)."""
+        if table.previous_game_id is None:
+            return None
+        previous = await self.db.games.get(table.previous_game_id)
+        if previous is None or previous.status != "finished":
+            return None
+        game = await self._rebuild(previous)
+        if game is None or game.result is None:
+            return None
+        if table.variant.name == "shuangkou":
+            if game.result.outcome == "双扣" or not game.result.finish_order:
+                return random.Random(table.seed).randrange(table.size)
+            return int(game.result.finish_order[0])
+        leader = game.next_game_leader
+        return int(leader) if leader is not None else None
+
+    async def _start(self, table: Table) -> None:
+        table.seed = secrets.randbits(62)
+        table.leader = await self._next_leader(table)
+        table.game = table.variant.deal(table.seed, table.leader)
+        table.status = "playing"
+        table.started_at = self.clock()
+        await self.db.games.update(
+            table.game_id,
+            status="playing",
+            seed=table.seed,
+            leader=table.leader,
+            started_at=table.started_at,
+            seats=[seat.record() for seat in table.seats],
+            takeover=[False] * table.size,
+            timeouts=[0] * table.size,
+            escaped=[False] * table.size,
+        )
+        if table.lobby_message_id is not None:
+            await self.messenger.edit(
+                table.chat_id,
+                table.lobby_message_id,
+                lobby_text(table.lang, table.variant.name, table.labels(), table.size),
+            )
+        self._open_channel(table)
+        await self._deal_out(table)
+        if table.game.over:  # 刨王: all four jokers in one hand
+            await self._finish(table, [GameOver(table.game.result)])
+            return
+        await self._advance(table)
+
+    def _open_channel(self, table: Table, table_message_id: int | None = None) -> None:
+        interval = 60.0 / (self.settings.group_messages_per_minute * 0.75)
+
+        async def remember_table(message_id: int) -> None:
+            await self.db.games.update(table.game_id, table_message_id=message_id)
+
+        table.channel = GroupChannel(
+            self.messenger,
+            table.chat_id,
+            interval=interval,
+            render_table=lambda: self._render_table(table),
+            on_table_message=remember_table,
+            table_message_id=table_message_id,
+        )
+        table.channel.table_changed()
+
+    def _render_table(self, table: Table) -> str:
+        view = table.game.view(None)
+        return table_text(
+            table.lang,
+            view,
+            table.labels(),
+            number=table.seq + 1,
+            reveal_phase=table.gate_open or view.reveal_phase,
+        )
+
+    async def _deal_out(self, table: Table) -> None:
+        """Every human gets their hand; in 刨王 every human also passes the 亮王 gate."""
+        game = table.game
+        if table.variant.has_reveal and not game.over:
+            table.ready_pending = {i for i, seat in enumerate(table.seats) if seat.is_human}
+            for index, seat in enumerate(table.seats):
+                if seat.is_human:
+                    await self._prompt_gate(table, index)
+            if not table.ready_pending:
+                await self._close_gate(table)
+            else:
+                self._arm(table, self.settings.reveal_seconds, self._gate_timeout)
+            return
+        for index, seat in enumerate(table.seats):
+            if seat.is_human and index != game.turn:
+                await self._send_hand(table, index, deciding=False)
+
+    # ---- 刨王's 亮王 gate ----------------------------------------------------------------
+    # Every human answers before play starts: holders reveal or not, the others press OK.
+    # So the group sees the same thing, at the same moments, whoever holds the 大王s.
+
+    async def _prompt_gate(self, table: Table, index: int) -> None:
+        seat = table.seats[index]
+        view = table.game.view(index)
+        holder = index in table.game.reveal_pending
+        jokers = sum(1 for card in view.hand if card >> 3 == 17)
+        note = text(
+            seat.language, "hand.reveal_question" if holder else "hand.no_big_joker", jokers=jokers
+        )
+        body = hand_text(seat.language, view, table.labels(), deciding=False, note=note)
+        markup = (
+            reveal_keyboard(seat.language, game_id=table.game_id, version=seat.version)
+            if holder
+            else ready_keyboard(seat.language, game_id=table.game_id, version=seat.version)
+        )
+        await self._send_live(table, index, body, markup)
+
+    async def gate_answer(self, table: Table, index: int, reveal: bool | None) -> Reply:
+        """A human's answer at the gate: reveal yes/no (holders) or OK (everyone else)."""
+        seat = table.seats[index]
+        lang = seat.language
+        if index not in table.ready_pending:
+            return Reply(text(lang, "err.outdated"))
+        holder = index in table.game.reveal_pending
+        if holder != (reveal is not None):
+            return Reply(text(lang, "err.outdated"))
+        note = ""
+        if holder:
+            kind = "reveal" if reveal else "decline"
+            events = await self._apply(table, (kind, index, None))
+            table.held_lines += event_lines(table.lang, events, table.labels())
+            note = text(lang, "ok.revealed" if reveal else "ok.not_revealed")
+        else:
+            seat.version += 1
+        table.ready_pending.discard(index)
+        await self._retire(table, index, note)
+        if not table.ready_pending:
+            await self._close_gate(table)
+        return Reply(note)
+
+    async def _gate_timeout(self, table: Table) -> None:
+        for index in sorted(table.ready_pending):
+            if index in table.game.reveal_pending:
+                await self._apply(table, ("decline", index, None))
+            else:
+                table.seats[index].version += 1
+            await self._retire(table, index, "")
+        table.ready_pending.clear()
+        await self._close_gate(table)
+
+    async def _close_gate(self, table: Table) -> None:
+        game = table.game
+        for index in list(game.reveal_pending):  # computer holders decide now
+            choice = self._computer(table, index).choose_reveal(game.view(index))
+            events = await self._apply(table, ("reveal" if choice else "decline", index, None))
+            table.held_lines += event_lines(table.lang, events, table.labels())
+        for line in table.held_lines:
+            assert table.channel is not None
+            table.channel.post(line)
+        table.held_lines.clear()
+        for index, seat in enumerate(table.seats):
+            if seat.is_human and index != game.turn and not game.over:
+                await self._send_hand(table, index, deciding=False)
+        if game.over:
+            await self._finish(table, [GameOver(game.result)])
+            return
+        await self._advance(table)
+
+    # ---- private hand messages -----------------------------------------------------------
+
+    async def _send_live(self, table: Table, index: int, body: str, markup: Any) -> None:
+        """Send a seat a new message with buttons (it notifies); the old one is retired."""
+        seat = table.seats[index]
+        if seat.user_id is None or seat.escaped:
+            return
+        if seat.live_message_id is not None:
+            await self._retire(table, index, "")
+        sent = await self.messenger.send(seat.user_id, body, markup)
+        if sent.delivery is Delivery.BLOCKED:
+            await self._blocked(table, index)
+            return
+        seat.live_message_id = sent.message_id
+        await self._save_hand_messages(table)
+
+    async def _save_hand_messages(self, table: Table) -> None:
+        ids = {i: s.live_message_id for i, s in enumerate(table.seats) if s.live_message_id}
+        await self.db.games.update(table.game_id, hand_message_ids=ids)
+
+    def _hand_body(self, table: Table, index: int, *, deciding: bool, note: str = "") -> str:
+        seat = table.seats[index]
+        view = table.game.view(index)
+        hand = sorted(view.hand)
+        selected = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
+        return hand_text(
+            seat.language,
+            view,
+            table.labels(),
+            deciding=deciding,
+            selected=selected,
+            note=note,
+            takeover=seat.takeover,
+        )
+
+    def _hand_markup(self, table: Table, index: int) -> Any:
+        seat = table.seats[index]
+        view = table.game.view(index)
+        hand = sorted(view.hand)
+        chosen = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
+        combo = self._classify(table, index, chosen) if chosen else None
+        label = play_button_label(seat.language, combo, bool(chosen))
+        return hand_keyboard(
+            seat.language,
+            game_id=table.game_id,
+            version=seat.version,
+            hand=hand,
+            selected=seat.selected,
+            play_label=label,
+            can_pass=table.game.can_pass(index),
+        )
+
+    def _classify(self, table: Table, index: int, cards: Sequence[Card]) -> Combo | None:
+        view = table.game.view(index)
+        revealed = bool(view.revealed and view.revealed[index])
+        return table.variant.classify(cards, revealed)
+
+    async def _send_hand(self, table: Table, index: int, *, deciding: bool, note: str = "") -> None:
+        seat = table.seats[index]
+        if seat.user_id is None or seat.escaped:
+            return
+        body = self._hand_body(table, index, deciding=deciding, note=note)
+        if deciding:
+            await self._send_live(table, index, body, self._hand_markup(table, index))
+        elif seat.takeover:
+            markup = takeback_keyboard(seat.language, game_id=table.game_id)
+            await self._send_live(table, index, body, markup)
+        else:
+            sent = await self.messenger.send(seat.user_id, body, notify=False)
+            if sent.delivery is Delivery.BLOCKED:
+                await self._blocked(table, index)
+
+    async def _refresh_live(self, table: Table, index: int) -> None:
+        """Re-render the deciding seat's live message (after a selection change)."""
+        seat = table.seats[index]
+        if seat.user_id is None or seat.live_message_id is None:
+            return
+        body = self._hand_body(table, index, deciding=True)
+        delivery = await self.messenger.edit(
+            seat.user_id, seat.live_message_id, body, self._hand_markup(table, index)
+        )
+        if delivery is Delivery.GONE:
+            seat.live_message_id = None
+            await self._send_hand(table, index, deciding=True)
+
+    async def _retire(self, table: Table, index: int, note: str) -> None:
+        """Turn a seat's live message into a plain record of the hand (no buttons)."""
+        seat = table.seats[index]
+        message_id, seat.live_message_id = seat.live_message_id, None
+        if seat.user_id is None or message_id is None:
+            return
+        body = self._hand_body(table, index, deciding=False, note=note)
+        if seat.takeover and not table.game.over:
+            markup = takeback_keyboard(seat.language, game_id=table.game_id)
+            await self.messenger.edit(seat.user_id, message_id, body, markup)
+            seat.live_message_id = message_id
+            return
+        await self.messenger.edit(seat.user_id, message_id, body)
+
+    async def _retire_all(self, table: Table) -> None:
+        for index, seat in enumerate(table.seats):
+            if seat.live_message_id is not None and table.game is not None:
+                seat.takeover = seat.takeover and not table.game.over
+                await self._retire(table, index, "")
+        if table.game is not None:
+            await self._save_hand_messages(table)
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    async def _apply(self, table: Table, action: Action) -> list[Event]:
+        """Apply an action to the engine and log it durably (one transaction).
+
+        Raises IllegalPlay (nothing changed). If the database write fails, the engine is
+        rebuilt from the log so memory and storage never disagree.
+        """
+        kind, index, _ = action
+        events = apply_action(table.game, action)
+        if kind == "play":
+            played = next(e for e in events if isinstance(e, Played))
+            action = ("play", index, format_cards(played.combo.cards))
+        table.log.append(action)
+        seat = table.seats[index]
+        seat.version += 1
+        seat.reset_private()
+        try:
+            async with self.db.transaction():
+                await self.db.actions.append(
+                    game_id=table.game_id,
+                    seq=table.seq - 1,
+                    seat=index,
+                    kind=action[0],
+                    cards=action[2],
+                    at=self.clock(),
+                )
+                if table.game.over:
+                    await self._settle(table)
+        except Exception:
+            table.log.pop()
+            seat.version -= 1
+            table.game = self._replay(table.variant, table.seed, table.leader, None, table.log)
+            raise
+        return events
+
+    async def on_hand_callback(self, user: UserInfo, callback: Callback) -> Reply:
+        table = self.tables.get(callback.game_id)
+        lang = await self.language(user)
+        if table is None or table.status != "playing" or table.game is None:
+            return Reply(text(lang, "err.outdated"))
+        index = table.seat_of(user.user_id)
+        if index is None:
+            return Reply(text(lang, "err.not_yours"), alert=True)
+        async with table.lock:
+            seat = table.seats[index]
+            lang = seat.language
+            if table.status != "playing":
+                return Reply(text(lang, "err.game_over"))
+            if callback.act is Act.TAKEBACK:
+                return await self._takeback(table, index)
+            if callback.version != seat.version:
+                return Reply(text(lang, "err.outdated"))
+            if callback.act is Act.REVEAL:
+                return await self.gate_answer(table, index, bool(callback.arg))
+            if callback.act is Act.READY:
+                return await self.gate_answer(table, index, None)
+            if table.gate_open:
+                return Reply(text(lang, "err.reveal_pending"))
+            if seat.takeover:
+                return Reply(text(lang, "hand.takeover_on"))
+            if callback.act is Act.TOGGLE:
+                return await self._toggle(table, index, callback.arg)
+            if callback.act is Act.CLEAR:
+                seat.selected.clear()
+                await self._refresh_live(table, index)
+                return Reply(text(lang, "ok.selected", count=0))
+            if callback.act is Act.HINT:
+                return await self._hint(table, index)
+            if callback.act is Act.PLAY:
+                hand = sorted(table.game.hands[index])
+                cards = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
+                if not cards:
+                    return Reply(text(lang, "err.nothing_selected"))
+                return await self._human_play(table, index, cards)
+            if callback.act is Act.PASS:
+                return await self._human_pass(table, index)
+        return Reply(text(lang, "err.outdated"))
+
+    async def _toggle(self, table: Table, index: int, arg: int | None) -> Reply:
+        seat = table.seats[index]
+        hand_size = len(table.game.hands[index])
+        if arg is None or not 0 <= arg < hand_size:
+            return Reply(text(seat.language, "err.outdated"))
+        seat.selected ^= {arg}
+        await self._refresh_live(table, index)
+        return Reply(text(seat.language, "ok.selected", count=len(seat.selected)))
+
+    async def _hint(self, table: Table, index: int) -> Reply:
+        seat = table.seats[index]
+        if table.game.turn != index:
+            return Reply(text(seat.language, "err.not_your_turn"))
+        plays = table.variant.legal_plays(table.game.view(index))
+        if not plays:
+            return Reply(text(seat.language, "ok.no_hint"))
+        plays.sort(key=_hint_order)
+        seat.hint_index = (seat.hint_index + 1) % len(plays)
+        combo = plays[seat.hint_index]
+        seat.selected = _indexes_of(sorted(table.game.hands[index]), combo.cards)
+        await self._refresh_live(table, index)
+        return Reply(text(seat.language, "ok.hint", play=format_cards(sorted(combo.cards))))
+
+    async def _human_play(self, table: Table, index: int, cards: Sequence[Card]) -> Reply:
+        seat = table.seats[index]
+        try:
+            events = await self._apply(table, ("play", index, format_cards(cards)))
+        except IllegalPlay as error:
+            return Reply(_refusal(seat.language, error))
+        seat.timeouts = 0
+        played = next(e for e in events if isinstance(e, Played))
+        note = text(seat.language, "hand.you_played", play=play_html(seat.language, played.combo))
+        await self._after(table, index, events, note)
+        return Reply(
+            text(seat.language, "ok.played", play=format_cards(sorted(played.combo.cards)))
+        )
+
+    async def _human_pass(self, table: Table, index: int) -> Reply:
+        seat = table.seats[index]
+        try:
+            events = await self._apply(table, ("pass", index, None))
+        except IllegalPlay as error:
+            return Reply(_refusal(seat.language, error))
+        seat.timeouts = 0
+        await self._after(table, index, events, text(seat.language, "hand.you_passed"))
+        return Reply(text(seat.language, "ok.passed"))
+
+    async def typed_play(self, user: UserInfo, message: str) -> Reply | None:
+        """A play typed in the private chat; None when the user has no game (not for us)."""
+        from bot.game.textplay import is_pass, parse_play_text
+
+        table = self._table_of_user(user.user_id)
+        if table is None or table.status != "playing" or table.game is None:
+            return None
+        index = table.seat_of(user.user_id)
+        if index is None:
+            return None
+        async with table.lock:
+            seat = table.seats[index]
+            lang = seat.language
+            if table.gate_open:
+                return Reply(text(lang, "err.reveal_pending"))
+            if seat.takeover:
+                return Reply(text(lang, "hand.takeover_on"))
+            if table.game.turn != index:
+                return Reply(text(lang, "err.not_your_turn"))
+            if is_pass(message):
+                reply = await self._human_pass(table, index)
+                return Reply() if reply.text == text(lang, "ok.passed") else reply
+            try:
+                cards = parse_play_text(message)
+            except ValueError:
+                return Reply(text(lang, "err.bad_text", text=_quote(message)))
+            if not cards:
+                return Reply(text(lang, "err.bad_text", text=_quote(message)))
+            reply = await self._human_play(table, index, cards)
+            return Reply() if reply.text.startswith(text(lang, "ok.played", play="")) else reply
+
+    async def _after(self, table: Table, index: int, events: list[Event], note: str) -> None:
+        """Render an accepted action and move the table on."""
+        await self._retire(table, index, note)
+        await self._save_hand_messages(table)
+        assert table.channel is not None
+        for line in event_lines(table.lang, events, table.labels()):
+            table.channel.post(line)
+        if table.game.over:
+            await self._finish(table, events)
+            return
+        await self._advance(table)
+
+    async def _advance(self, table: Table) -> None:
+        """Prompt whoever acts next, or let the computer act; arm the timer."""
+        assert table.channel is not None
+        table.channel.table_changed()
+        game = table.game
+        index = game.turn
+        if index is None or game.over:
+            return
+        seat = table.seats[index]
+        if not seat.plays_itself:
+            self._arm(table, self.settings.computer_delay, self._computer_turn)
+            return
+        await self._send_hand(table, index, deciding=True)
+        self._arm(table, self.settings.turn_seconds, self._turn_timeout)
+        deadline = self.clock() + self.settings.turn_seconds
+        await self.db.games.update(table.game_id, deadline=deadline)
+
+    def _arm(self, table: Table, delay: float, job: Callable[[Table], Awaitable[None]]) -> None:
+        seq = table.seq
+        game_id = table.game_id
+
+        async def fire() -> None:
+            current = self.tables.get(game_id)
+            if current is None:
+                return
+            async with current.lock:
+                if current.seq != seq or current.status != "playing":
+                    return  # something happened since: this timer is stale
+                try:
+                    await job(current)
+                except Exception:
+                    log.exception("timer of table %s failed", game_id)
+
+        self.scheduler.schedule(_timer_name(game_id), delay, fire)
+
+    def _computer(self, table: Table, index: int) -> Any:
+        from bot.game.players import make_player
+
+        key = f"{table.game_id}:{index}"
+        player = self._players.get(key)
+        if player is None:
+            player = make_player("ai", seed=(table.seed or 0) + index)
+            self._players[key] = player
+        return player
+
+    def _computer_choice(self, table: Table, index: int) -> Action:
+        game = table.game
+        view = game.view(index)
+        try:
+            combo = self._computer(table, index).choose(view)
+        except Exception:  # a player bug must not stall the table: fall back to the simplest
+            log.exception("computer player failed; falling back")
+            combo = None
+        if combo is None and not game.can_pass(index):
+            plays = table.variant.legal_plays(view)
+            combo = min(plays, key=_hint_order)
+        if combo is None:
+            return ("pass", index, None)
+        return ("play", index, format_cards(combo.cards))
+
+    async def _computer_turn(self, table: Table) -> None:
+        index = table.game.turn
+        if index is None:
+            return
+        events = await self._apply(table, self._computer_choice(table, index))
+        await self._after_silent(table, events)
+
+    async def _after_silent(self, table: Table, events: list[Event]) -> None:
+        assert table.channel is not None
+        for line in event_lines(table.lang, events, table.labels()):
+            table.channel.post(line)
+        if table.game.over:
+            await self._finish(table, events)
+            return
+        await self._advance(table)
+
+    async def _turn_timeout(self, table: Table) -> None:
+        """The seat to act ran out of time: pass if it may, else the computer's lead."""
+        index = table.game.turn
+        if index is None:
+            return
+        seat = table.seats[index]
+        can_pass = table.game.can_pass(index)
+        action = ("pass", index, None) if can_pass else self._computer_choice(table, index)
+        events = await self._apply(table, action)
+        seat.timeouts += 1
+        assert table.channel is not None
+        key = "event.timeout_pass" if can_pass else "event.timeout_play"
+        table.channel.post(
+            text(
+                table.lang, "event.timeout", name=seat.label().html(), action=text(table.lang, key)
+            )
+        )
+        if seat.timeouts >= 2 and not seat.takeover:
+            seat.takeover = True
+            table.channel.post(text(table.lang, "event.takeover", name=seat.label().html()))
+        await self._save_flags(table)
+        note = text(seat.language, "hand.you_passed") if can_pass else ""
+        await self._retire(table, index, note)
+        await self._after_silent(table, events)
+
+    async def _save_flags(self, table: Table) -> None:
+        await self.db.games.update(
+            table.game_id,
+            takeover=[s.takeover for s in table.seats],
+            timeouts=[s.timeouts for s in table.seats],
+            escaped=[s.escaped for s in table.seats],
+        )
+
+    async def _takeback(self, table: Table, index: int) -> Reply:
+        seat = table.seats[index]
+        if not seat.takeover or seat.escaped:
+            return Reply(text(seat.language, "err.outdated"))
+        seat.takeover = False
+        seat.timeouts = 0
+        await self._save_flags(table)
+        assert table.channel is not None
+        table.channel.post(text(table.lang, "event.takeback", name=seat.label().html()))
+        table.channel.table_changed()
+        await self._retire(table, index, "")
+        if table.game.turn == index and not table.gate_open:
+            await self._advance(table)
+        return Reply(text(seat.language, "ok.takeback"))
+
+    # ---- people leaving ----------------------------------------------------------------
+
+    async def _abandon(self, table: Table, index: int, key: str) -> None:
+        """The seat's player is gone (left, kicked, blocked): the computer takes over."""
+        seat = table.seats[index]
+        if seat.escaped:
+            return
+        seat.escaped = True
+        seat.takeover = True
+        await self._save_flags(table)
+        if seat.user_id is not None and self.by_user.get(seat.user_id) == table.game_id:
+            del self.by_user[seat.user_id]
+        assert table.channel is not None
+        table.channel.post(text(table.lang, key, name=seat.label().html()))
+        table.channel.table_changed()
+        if table.gate_open and index in table.ready_pending:
+            table.ready_pending.discard(index)
+            if not table.ready_pending:
+                await self._close_gate(table)
+                return
+        if table.game.turn == index and not table.gate_open:
+            await self._advance(table)
+
+    async def _blocked(self, table: Table, index: int) -> None:
+        seat = table.seats[index]
+        if seat.user_id is not None:
+            await self.db.players.set_can_message(user_id=seat.user_id, can_message=False)
+        seat.live_message_id = None
+        if table.status == "playing":
+            await self._abandon(table, index, "event.escaped")
+
+    async def leave(self, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        table = self._table_of_user(user.user_id)
+        if table is None:
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return Reply(text(lang, "err.no_game"))
+            if table.status == "lobby":
+                return await self.leave_lobby(table, user)
+            await self._retire(table, index, text(lang, "leave.done"))
+            await self._abandon(table, index, "event.escaped")
+        return Reply(text(lang, "leave.done"))
+
+    async def kick(self, chat_id: int, admin: UserInfo, target_id: int) -> Reply:
+        lang = await self.language(admin)
+        table = self.tables.get(self.by_chat.get(chat_id, -1))
+        if table is None or table.status != "playing":
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            if not await self._may_manage(table, admin.user_id):
+                return Reply(text(lang, "err.not_admin"))
+            index = table.seat_of(target_id)
+            if index is None:
+                return Reply(text(lang, "lobby.not_seated"))
+            await self._retire(table, index, "")
+            await self._abandon(table, index, "event.kicked")
+        return Reply()
+
+    async def cancel_in_chat(self, chat_id: int, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        table = self.tables.get(self.by_chat.get(chat_id, -1))
+        if table is None:
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            return await self.cancel(table, user)
+
+    async def resend_hand(self, user: UserInfo) -> Reply:
+        lang = await self.language(user)
+        table = self._table_of_user(user.user_id)
+        if table is None or table.status != "playing":
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return Reply(text(lang, "err.no_game"))
+            if table.gate_open and index in table.ready_pending:
+                await self._prompt_gate(table, index)
+            else:
+                deciding = table.game.turn == index and table.seats[index].plays_itself
+                await self._send_hand(table, index, deciding=deciding)
+        return Reply()
+
+    # ---- the end -------------------------------------------------------------------------
+
+    async def _settle(self, table: Table) -> Settlement:
+        """Scores with the bot's adjustments, written with the last action (same transaction)."""
+        result = table.game.result
+        duration = self.clock() - (table.started_at or self.clock())
+        short = duration < self.settings.min_game_seconds
+        rows: list[ResultRow] = []
+        changes: list[RatingChange] = []
+        for index, seat in enumerate(table.seats):
+            delta = int(result.deltas[index])
+            adjusted = delta
+            if seat.escaped:
+                adjusted = self._escape_penalty(table, index)
+            if short:
+                adjusted = 0
+            won = index in result.winners
+            rows.append(ResultRow(index, seat.user_id, delta, adjusted, won, seat.escaped))
+            if seat.is_human and seat.user_id is not None:
+                changes.append(RatingChange(seat.user_id, adjusted, won and not seat.escaped))
+        await self.db.results.record(
+            game_id=table.game_id,
+            rows=rows,
+            outcome=result.outcome,
+            note="short game" if short else None,
+        )
+        before_after = await self.db.ratings.apply(game=table.variant.name, changes=changes)
+        await self.db.games.update(
+            table.game_id, status="finished", finished_at=self.clock(), deadline=None
+        )
+        settlement = Settlement(rows, short)
+        for change, pair in zip(changes, before_after, strict=True):
+            settlement.before_after[change.user_id] = pair
+        table.settlement = settlement
+        return settlement
+
+    def _escape_penalty(self, table: Table, index: int) -> int:
+        if table.variant.name == "paowang":
+            return int(table.variant.module.escape_penalty(table.game, index))
+        return ESCAPE_PENALTY_SHUANGKOU
+
+    async def _finish(self, table: Table, events: list[Event]) -> None:
+        settlement = table.settlement
+        if settlement is None:  # a game over from the deal (four jokers): nothing logged yet
+            async with self.db.transaction():
+                settlement = await self._settle(table)
+        table.status = "finished"
+        self.scheduler.cancel(_timer_name(table.game_id))
+        assert table.channel is not None
+        table.channel.post(
+            self._result_text(table, settlement),
+            again_keyboard(table.lang, game_id=table.game_id),
+        )
+        table.channel.table_changed()
+        await self._retire_all(table)
+        self._unregister(table)
+        # the channel's last posts may wait for the group's pace: close it when drained
+        closing = asyncio.create_task(table.channel.close())
+        self._background.add(closing)
+        closing.add_done_callback(self._background.discard)
+        log.info("game %s finished: %s", table.game_id, table.game.result.outcome)
+
+    def _result_text(self, table: Table, settlement: Settlement) -> str:
+        lang = table.lang
+        result = table.game.result
+        labels = table.labels()
+        lines = [
+            text(
+                lang,
+                "result.title",
+                variant=variant_name(lang, table.variant.name),
+                outcome=text(lang, f"outcome.{result.outcome}"),
+            )
+        ]
+        if getattr(result, "instant", False):
+            lines.append(text(lang, "result.instant"))
+        order = " › ".join(
+            f"{place_name(lang, n + 1)} {labels[seat].html()}"
+            for n, seat in enumerate(result.finish_order)
+        )
+        if order:
+            lines.append(text(lang, "result.order", order=order))
+        if result.side_points is not None:
+            win, lose = result.side_points
+            lines.append(text(lang, "result.side_points", win=win, lose=lose))
+        if getattr(result, "revealed", False):
+            lines.append(text(lang, "result.revealed"))
+        level_ups = []
+        for row in settlement.rows:
+            seat = table.seats[row.seat]
+            name = labels[row.seat].html() + (text(lang, "result.escaped") if row.escaped else "")
+            delta = f"{row.adjusted_delta:+d}"
+            pair = settlement.before_after.get(seat.user_id or 0) if seat.is_human else None
+            if pair is None:
+                lines.append(text(lang, "result.row_computer", name=name, delta=delta))
+                continue
+            before, after = pair
+            level_after = level_for(table.variant.name, after.score)
+            level_before = level_for(table.variant.name, before.score)
+            lines.append(
+                text(
+                    lang,
+                    "result.row",
+                    name=name,
+                    delta=delta,
+                    score=after.score,
+                    title=level_after.title,
+                )
+            )
+            if level_after.level > level_before.level:
+                level_ups.append(
+                    text(
+                        lang,
+                        "result.level_up",
+                        name=labels[row.seat].html(),
+                        title=level_after.title,
+                    )
+                )
+        lines += level_ups
+        if settlement.short_game:
+            lines.append(text(lang, "result.short_game"))
+        return "\n".join(lines)
+
+    # ---- restart -------------------------------------------------------------------------
+
+    @staticmethod
+    def _replay(
+        variant: Variant,
+        seed: int | None,
+        leader: int | None,
+        hands: list[list[str]] | None,
+        actions: Sequence[Action],
+    ) -> Any:
+        if hands is not None:
+            game = variant.from_hands([parse_cards(" ".join(h)) for h in hands], leader or 0)
+        else:
+            game = variant.deal(seed or 0, leader)
+        for action in actions:
+            apply_action(game, action)
+        return game
+
+    async def _rebuild(self, record: GameRecord) -> Any:
+        if record.seed is None and record.hands is None:
+            return None
+        actions = [(a.kind, a.seat, a.cards) for a in await self.db.actions.list(record.id)]
+        seed = int(record.seed) if record.seed is not None else None
+        return self._replay(VARIANTS[record.variant], seed, record.leader, record.hands, actions)
+
+    async def recover(self) -> int:
+        """Rebuild every unfinished lobby and game from the database; returns how many."""
+        count = 0
+        for record in await self.db.games.unfinished():
+            try:
+                await self._recover_one(record)
+                count += 1
+            except Exception:
+                log.exception("could not recover game %s", record.id)
+        return count
+
+    async def _recover_one(self, record: GameRecord) -> None:
+        variant = VARIANTS[record.variant]
+        seats = [
+            Seat(s.user_id, s.name, is_computer=s.is_computer, language=_lang(s.language))
+            for s in record.seats
+        ]
+        for index, seat in enumerate(seats):
+            seat.takeover = bool(record.takeover[index]) if index < len(record.takeover) else False
+            seat.timeouts = int(record.timeouts[index]) if index < len(record.timeouts) else 0
+            seat.escaped = bool(record.escaped[index]) if index < len(record.escaped) else False
+            seat.live_message_id = record.hand_message_ids.get(index)
+        opener_lang: Lang = seats[0].language if seats else self.settings.default_language
+        table = Table(
+            game_id=record.id,
+            chat_id=record.chat_id,
+            chat_title="",
+            variant=variant,
+            opener_id=record.opener_id,
+            lang=opener_lang,
+            seats=seats,
+            status=record.status,
+            lobby_message_id=record.lobby_message_id,
+            previous_game_id=record.previous_game_id,
+        )
+        self._register(table)
+        for seat in seats:
+            if seat.user_id is not None and not seat.escaped:
+                self.by_user[seat.user_id] = table.game_id
+        if record.status == "lobby":
+            return
+        table.seed = int(record.seed) if record.seed is not None else None
+        table.leader = record.leader
+        table.started_at = record.started_at
+        actions = [(a.kind, a.seat, a.cards) for a in await self.db.actions.list(record.id)]
+        table.game = self._replay(variant, table.seed, table.leader, record.hands, [])
+        for action in actions:
+            apply_action(table.game, action)
+            table.log.append(action)
+            table.seats[action[1]].version += 1
+        async with table.lock:
+            self._open_channel(table, record.table_message_id)
+            if variant.has_reveal and table.game.reveal_phase:
+                pending = {i for i, s in enumerate(seats) if s.is_human and not s.escaped}
+                answered = {a[1] for a in actions if a[0] in ("reveal", "decline")}
+                table.ready_pending = {i for i in pending if i not in answered}
+                for index in sorted(table.ready_pending):
+                    await self._prompt_gate(table, index)
+                if table.ready_pending:
+                    self._arm(table, self.settings.reveal_seconds, self._gate_timeout)
+                else:
+                    await self._close_gate(table)
+                return
+            if table.game.over:  # finished in the log but not settled: settle now
+                await self._finish(table, [GameOver(table.game.result)])
+                return
+            # bring every live hand message up to date: the old buttons carry old versions
+            for index, seat in enumerate(seats):
+                if seat.live_message_id is not None and index != table.game.turn:
+                    await self._retire(table, index, "")
+            turn = table.game.turn
+            if turn is not None and seats[turn].plays_itself:
+                seats[turn].live_message_id = None
+                remaining = self.settings.turn_seconds
+                if record.deadline is not None:
+                    remaining = max(1.0, record.deadline - self.clock())
+                await self._send_hand(table, turn, deciding=True)
+                self._arm(table, remaining, self._turn_timeout)
+            else:
+                await self._advance(table)
+
+    async def shutdown(self) -> None:
+        for table in list(self.tables.values()):
+            if table.channel is not None:
+                await table.channel.close()
+        for task in list(self._background):
+            await task
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    async def rank(self, user: UserInfo) -> str:
+        lang = await self.remember(user)
+        lines = [text(lang, "rank.title", name=_escape(user.name))]
+        for name in VARIANTS:
+            rating = await self.db.ratings.get(user_id=user.user_id, game=name)
+            level = level_for(name, rating.score)
+            lines.append(
+                text(
+                    lang,
+                    "rank.row",
+                    variant=variant_name(lang, name),
+                    title=level.title,
+                    level=level.level,
+                    score=rating.score,
+                    games=rating.games,
+                    wins=rating.wins,
+                )
+            )
+            if level.next_title is not None:
+                lines.append(
+                    text(
+                        lang,
+                        "rank.next",
+                        title=level.next_title,
+                        points=level.to_next(rating.score),
+                    )
+                )
+            else:
+                lines.append(text(lang, "rank.top"))
+        return "\n".join(lines)
+
+    async def top(self, chat_id: int, user: UserInfo) -> str:
+        lang = await self.language(user)
+        blocks = []
+        for name in VARIANTS:
+            rows = await self.db.ratings.top(game=name, chat_id=chat_id, limit=10)
+            lines = [text(lang, "top.title", variant=variant_name(lang, name))]
+            if not rows:
+                lines.append(text(lang, "top.empty", variant=variant_name(lang, name)))
+            for n, (player, rating) in enumerate(rows, 1):
+                title = level_for(name, rating.score).title
+                lines.append(
+                    text(
+                        lang,
+                        "top.row",
+                        n=n,
+                        name=_escape(player.name),
+                        title=title,
+                        score=rating.score,
+                    )
+                )
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+
+# ---- small helpers -----------------------------------------------------------------------
+
+
+def _lang(value: str | None) -> Lang:
+    return "en" if value == "en" else "zh"
+
+
+def _escape(value: str) -> str:
+    from html import escape
+
+    return escape(value)
+
+
+def _quote(message: str) -> str:
+    return _escape(message[:40])
+
+
+def _refusal(lang: Lang, error: IllegalPlay) -> str:
+    return text(lang, f"err.{error.reason.value}")
+
+
+def _hint_order(combo: Combo) -> tuple[int, int, int, int]:
+    """Cheapest first: non-bombs before bombs, then by tier/key, then fewer cards."""
+    bomb = combo.kind in ("bomb", "triple_bomb", "joker_bomb", "ladder")
+    return (int(bomb), combo.tier, combo.key, len(combo.cards))
+
+
+def _indexes_of(hand: Sequence[Card], cards: Sequence[Card]) -> set[int]:
+    chosen: set[int] = set()
+    for card in cards:
+        for index, held in enumerate(hand):
+            if index not in chosen and held == card:
+                chosen.add(index)
+                break
+    return chosen
+
+
+__all__ = ["GameService", "Reply", "Scheduler", "Settlement", "UserInfo"]

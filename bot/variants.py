@@ -1,0 +1,124 @@
+"""One face for both engines, so the bot, the simulator and the players are written once."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+from bot.game.cards import Card, format_cards, parse_cards
+from bot.game.common import Combo, Event, Result, SeatView
+
+
+class GameLike(Protocol):
+    """What the bot uses of an engine's ``Game``."""
+
+    turn: int | None
+    on_table: Combo | None
+    hands: list[list[Card]]
+    result: Result | None
+
+    @property
+    def over(self) -> bool: ...
+    def play(self, seat: int, cards: Sequence[Card]) -> list[Event]: ...
+    def pass_turn(self, seat: int) -> list[Event]: ...
+    def view(self, seat: int | None) -> SeatView: ...
+    def can_pass(self, seat: int) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game variant: its name, its seat count and its engine module."""
+
+    name: str  # "shuangkou" | "paowang"
+    seats: int
+    module_name: str
+
+    @property
+    def module(self) -> Any:
+        return importlib.import_module(self.module_name)
+
+    @property
+    def has_reveal(self) -> bool:
+        return self.name == "paowang"
+
+    def deal(self, seed: int, leader: int | None = None) -> Any:
+        return self.module.Game.deal(seed, leader=leader)
+
+    def from_hands(self, hands: Sequence[Sequence[Card]], leader: int) -> Any:
+        return self.module.Game(hands=[list(hand) for hand in hands], leader=leader)
+
+    def classify(self, cards: Sequence[Card], revealed: bool = False) -> Combo | None:
+        if self.has_reveal:
+            return self.module.classify(list(cards), revealed=revealed)  # type: ignore[no-any-return]
+        return self.module.classify(list(cards))  # type: ignore[no-any-return]
+
+    def legal_plays(self, view: SeatView) -> list[Combo]:
+        """The plays the viewing seat could make now, from its view alone."""
+        if self.has_reveal:
+            revealed = bool(view.revealed and view.seat is not None and view.revealed[view.seat])
+            return self.module.legal_plays(  # type: ignore[no-any-return]
+                list(view.hand), view.on_table, revealed=revealed
+            )
+        return self.module.legal_plays(list(view.hand), view.on_table)  # type: ignore[no-any-return]
+
+
+SHUANGKOU = Variant("shuangkou", 4, "bot.game.shuangkou")
+PAOWANG = Variant("paowang", 5, "bot.game.paowang")
+VARIANTS: dict[str, Variant] = {SHUANGKOU.name: SHUANGKOU, PAOWANG.name: PAOWANG}
+
+# What people type after /newgame.
+ALIASES = {
+    "双扣": "shuangkou",
+    "绍兴双扣": "shuangkou",
+    "shuangkou": "shuangkou",
+    "sk": "shuangkou",
+    "刨王": "paowang",
+    "通化刨王": "paowang",
+    "paowang": "paowang",
+    "pw": "paowang",
+}
+
+
+@cache
+def available(name: str) -> bool:
+    """Whether the engine of ``name`` is installed (both are, once both engines landed)."""
+    try:
+        VARIANTS[name].module  # noqa: B018 - importing is the check
+    except ImportError:
+        return False
+    return True
+
+
+def variant_for(argument: str | None) -> Variant | None:
+    if not argument:
+        return SHUANGKOU
+    name = ALIASES.get(argument.strip().lower())
+    return VARIANTS.get(name) if name else None
+
+
+# ---- the action log: what storage keeps and replay reads ---------------------------------
+
+# (kind, seat, cards text); kind is play | pass | reveal | decline
+Action = tuple[str, int, str | None]
+
+
+def apply_action(game: Any, action: Action) -> list[Event]:
+    """Apply one logged action to an engine game (raises IllegalPlay if it does not fit)."""
+    kind, seat, cards = action
+    if kind == "play":
+        return game.play(seat, parse_cards(cards or ""))  # type: ignore[no-any-return]
+    if kind == "pass":
+        return game.pass_turn(seat)  # type: ignore[no-any-return]
+    if kind in ("reveal", "decline"):
+        return game.reveal(seat, kind == "reveal")  # type: ignore[no-any-return]
+    raise ValueError(f"unknown action kind: {kind!r}")
+
+
+def play_action(seat: int, cards: Sequence[Card]) -> Action:
+    return ("play", seat, format_cards(cards))
+
+
+Chooser = Callable[[SeatView], Combo | None]
