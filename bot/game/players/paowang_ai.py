@@ -30,6 +30,9 @@ POINTS = paowang.POINTS
 DANGER = 4
 #: a trick holding this many points is worth a bomb
 POINTS_WORTH_A_BOMB = 15
+#: 亮王 from these plan scores up (see PaowangAI.choose_reveal)
+REVEAL_WITH_PARTNER = -20.0
+REVEAL_ALONE = -10.0
 
 
 def _rank_value(key: int) -> float:
@@ -177,17 +180,15 @@ class PaowangAI:
     def choose_reveal(self, view: SeatView) -> bool:
         """Reveal with a hand strong enough to expect the win: the score doubles either way.
 
-        Revealing also lifts the 大王 up the ladder (row 6 to 12, 双大王 17 to 23), and tells
-        the table who to play against, so a middling hand keeps quiet.
+        Revealing also lifts the 大王 up the ladder (row 6 to 12, 双大王 17 to 23) but tells the
+        table whom to play against. The thresholds are plan scores of roughly the better half
+        of the hands a 大王 holder is dealt (measured in simulation); holding both 大王 means
+        carrying the game alone against four, so that takes a stronger hand.
         """
         counts = counts_of(view.hand)
-        plan = plan_for(counts, revealed=True)
-        bombs = sum(1 for part in plan.parts if part.bomb and part.chain >= 3)
-        ordinary = sum(1 for part in plan.parts if not part.bomb)
-        alone = counts[BIG_JOKER] == 2  # 1 against 4: it must carry the game by itself
-        if alone:
-            return bombs >= 4 and ordinary <= 4
-        return bombs >= 3 and ordinary <= 5
+        score = plan_for(counts, revealed=True).score
+        alone = counts[BIG_JOKER] == 2
+        return score >= (REVEAL_ALONE if alone else REVEAL_WITH_PARTNER)
 
     # -- plays -------------------------------------------------------------------------------
 
