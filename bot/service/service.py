@@ -1285,6 +1285,7 @@ class GameService:
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
+            self.scheduler.cancel(_timer_name(table.game_id))
             if table.channel is not None:
                 await table.channel.close()
         for task in list(self._background):

@@ -1,0 +1,145 @@
+"""A service-level harness: the real GameService with a recording messenger and asyncio timers.
+
+The end-to-end tests go through the fake Bot API server; these drive the service directly so
+that its logic can be tested fast and precisely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.config import Settings
+from bot.service import GameService, UserInfo
+from bot.service.outbox import Delivery, Sent
+from bot.storage import Database
+
+
+@dataclass
+class Message:
+    chat_id: int
+    message_id: int
+    text: str
+    markup: Any = None
+    versions: list[str] = field(default_factory=list)
+
+
+class RecordingMessenger:
+    """Stands in for :class:`bot.service.outbox.Messenger`; keeps what each chat shows."""
+
+    def __init__(self) -> None:
+        self.messages: dict[tuple[int, int], Message] = {}
+        self.blocked: set[int] = set()
+        self.calls = 0
+        self._ids = itertools.count(1)
+        self.changed = asyncio.Event()
+
+    async def send(
+        self, chat_id: int, text: str, markup: Any = None, *, notify: bool = True
+    ) -> Sent:
+        self.calls += 1
+        if chat_id in self.blocked:
+            return Sent(Delivery.BLOCKED)
+        message = Message(chat_id, next(self._ids), text, markup, [text])
+        self.messages[(chat_id, message.message_id)] = message
+        self.changed.set()
+        return Sent(Delivery.OK, message.message_id)
+
+    async def edit(self, chat_id: int, message_id: int, text: str, markup: Any = None) -> Delivery:
+        self.calls += 1
+        message = self.messages.get((chat_id, message_id))
+        if message is None:
+            return Delivery.GONE
+        if message.text == text and message.markup == markup:
+            raise AssertionError(f"edit to identical content in {chat_id}: {text[:60]!r}")
+        message.text = text
+        message.markup = markup
+        message.versions.append(text)
+        self.changed.set()
+        return Delivery.OK
+
+    async def delete(self, chat_id: int, message_id: int) -> Delivery:
+        self.calls += 1
+        return Delivery.OK if self.messages.pop((chat_id, message_id), None) else Delivery.GONE
+
+    def chat(self, chat_id: int) -> list[Message]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+
+    def everything_shown(self, chat_id: int) -> list[str]:
+        return [v for m in self.chat(chat_id) for v in m.versions]
+
+
+class AsyncioScheduler:
+    """Timers as asyncio tasks, one per name; delays can be scaled down for tests."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        self.scale = scale
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.pending_delays: dict[str, float] = {}
+
+    def schedule(self, name: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
+        self.cancel(name)
+        self.pending_delays[name] = delay
+
+        async def run() -> None:
+            await asyncio.sleep(delay * self.scale)
+            self.tasks.pop(name, None)
+            await callback()
+
+        self.tasks[name] = asyncio.get_running_loop().create_task(run())
+
+    def cancel(self, name: str) -> None:
+        task = self.tasks.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+
+def settings(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "telegram_bot_token": "1:test",
+        "computer_delay": 0.0,
+        "min_game_seconds": 0.0,
+        "group_messages_per_minute": 600_000,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+def make_service(
+    db: Database, **overrides: Any
+) -> tuple[GameService, RecordingMessenger, AsyncioScheduler]:
+    messenger = RecordingMessenger()
+    scheduler = AsyncioScheduler()
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        return False
+
+    service = GameService(
+        db=db,
+        messenger=messenger,  # type: ignore[arg-type]
+        scheduler=scheduler,
+        settings=settings(**overrides),
+        bot_username="CardTestBot",
+        is_admin=is_admin,
+    )
+    return service, messenger, scheduler
+
+
+def user(user_id: int, name: str | None = None, lang: str = "zh-hans") -> UserInfo:
+    return UserInfo(user_id, name or f"P{user_id}", None, lang)
+
+
+async def wait_until(
+    predicate: Callable[[], bool], changed: asyncio.Event, timeout: float = 20
+) -> None:
+    async def loop() -> None:
+        while not predicate():
+            changed.clear()
+            if predicate():
+                return
+            await changed.wait()
+
+    await asyncio.wait_for(loop(), timeout)

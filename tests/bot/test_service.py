@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import pytest
+
+from bot.callbacks import Act, Callback
+from bot.storage import open_database
+from bot.variants import PAOWANG, SHUANGKOU
+from tests.bot.harness import make_service, user, wait_until
+
+GROUP = -100
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await open_database(str(tmp_path / "bot.sqlite3"))
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def env(db):
+    service, messenger, scheduler = make_service(db)
+    yield service, messenger
+    await service.shutdown()
+    for name in list(scheduler.tasks):
+        scheduler.cancel(name)
+
+
+async def test_a_table_of_computers_plays_shuangkou_to_the_end(db, env) -> None:
+    service, messenger = env
+    opener = user(1)
+    await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=SHUANGKOU)
+    table = service.tables[service.by_chat[GROUP]]
+    for _ in range(4):
+        await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
+    reply = await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+    assert reply.text == ""
+    await wait_until(lambda: table.status == "finished", messenger.changed)
+    await table.channel.drain()
+    record = await db.games.get(table.game_id)
+    assert record.status == "finished"
+    actions = await db.actions.list(table.game_id)
+    assert len(actions) == len(table.log) > 20
+    shown = "\n".join(messenger.everything_shown(GROUP))
+    assert "结果" in shown
+
+
+async def test_a_table_of_computers_plays_paowang_to_the_end(db, env) -> None:
+    service, messenger = env
+    opener = user(1)
+    await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=PAOWANG)
+    table = service.tables[service.by_chat[GROUP]]
+    for _ in range(5):
+        await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
+    await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+    await wait_until(lambda: table.status == "finished", messenger.changed)
+    await table.channel.drain()
+    assert (await db.games.get(table.game_id)).status == "finished"
+
+
+async def _humans_and_computers(service, messenger, variant, humans: int):
+    people = [user(10 + i) for i in range(humans)]
+    for person in people:
+        await service.start_private(person, None)
+    await service.new_game(chat_id=GROUP, chat_title="g", opener=people[0], variant=variant)
+    table = service.tables[service.by_chat[GROUP]]
+    for person in people[1:]:
+        reply = await service.on_lobby_callback(person, Callback(table.game_id, 0, Act.JOIN))
+        assert reply.url is None, reply
+    while not table.full:
+        await service.on_lobby_callback(people[0], Callback(table.game_id, 0, Act.COMPUTER))
+    await service.on_lobby_callback(people[0], Callback(table.game_id, 0, Act.START))
+    return table, people
+
+
+async def _play_humans(service, messenger, table, people) -> int:
+    """Humans answer the gate, then use 提示 then 出牌 (or 不出) until the game ends."""
+    presses = 0
+    while table.status == "playing":
+        await wait_until(
+            lambda: (
+                table.status != "playing"
+                or any(
+                    table.seats[i].live_message_id and i in table.ready_pending
+                    for i in range(table.size)
+                )
+                or (
+                    not table.gate_open
+                    and table.game.turn is not None
+                    and table.seats[table.game.turn].plays_itself
+                    and table.seats[table.game.turn].live_message_id is not None
+                )
+            ),
+            messenger.changed,
+        )
+        if table.status != "playing":
+            break
+        if table.gate_open:
+            for index in sorted(table.ready_pending):
+                seat = table.seats[index]
+                person = next(p for p in people if p.user_id == seat.user_id)
+                holder = index in table.game.reveal_pending
+                act = Callback(
+                    table.game_id,
+                    seat.version,
+                    Act.REVEAL if holder else Act.READY,
+                    1 if holder else None,
+                )
+                await service.on_hand_callback(person, act)
+            continue
+        index = table.game.turn
+        seat = table.seats[index]
+        person = next(p for p in people if p.user_id == seat.user_id)
+        reply = await service.on_hand_callback(
+            person, Callback(table.game_id, seat.version, Act.HINT)
+        )
+        presses += 1
+        if seat.selected and (presses % 3 or not table.game.can_pass(index)):
+            reply = await service.on_hand_callback(
+                person, Callback(table.game_id, seat.version, Act.PLAY)
+            )
+        else:
+            reply = await service.on_hand_callback(
+                person, Callback(table.game_id, seat.version, Act.PASS)
+            )
+        assert "err" not in reply.text
+    return presses
+
+
+@pytest.mark.parametrize("variant,humans", [(SHUANGKOU, 2), (PAOWANG, 3)])
+async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant, humans) -> None:
+    service, messenger = env
+    table, people = await _humans_and_computers(service, messenger, variant, humans)
+    await _play_humans(service, messenger, table, people)
+    await table.channel.drain()
+    result = table.game.result
+    for index, seat in enumerate(table.seats):
+        if seat.is_human:
+            rating = await db.ratings.get(user_id=seat.user_id, game=variant.name)
+            assert rating.games == 1
+            assert rating.score == result.deltas[index]
+    # nothing the group saw ever named a card that was still in a hand at the end
+    group_text = "\n".join(messenger.everything_shown(GROUP))
+    assert "亮王" in group_text or variant is SHUANGKOU
