@@ -1,0 +1,21 @@
+# The bot in a container: slim Python, a non-root user, the database on a volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DATABASE_PATH=/data/cardbot.sqlite3
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+RUN pip install --upgrade pip && pip install . \
+    && useradd --system --create-home --uid 10001 cardbot \
+    && mkdir -p /data && chown cardbot /data
+
+USER cardbot
+VOLUME ["/data"]
+# TELEGRAM_BOT_TOKEN (required), TELEGRAM_API_BASE_URL, TURN_SECONDS, DEFAULT_LANGUAGE,
+# WEBHOOK_URL / WEBHOOK_PORT / WEBHOOK_SECRET ... come from the environment.
+EXPOSE 8443
+CMD ["python", "-m", "bot", "run"]
