@@ -68,8 +68,11 @@ _JOKER_BOMB_POWER = 300
 def classify_all(cards: Sequence[Card]) -> list[Combo]:
     """Every reading of ``cards`` as a combination, strongest first (empty: none).
 
-    Only 连三张带连对 can have more than one reading (different triples), and a flush run
-    reads as 同花顺 only, which beats everything its plain reading could.
+    Under these rules a selection has at most one useful reading: a flush run reads as 同花顺
+    only, which beats everything its plain 顺子 reading could; and a 连三张带连对's triples are
+    determined by its rank counts (3×triples + 2×pairs cannot be split two ways, since the
+    difference of two splits would need 3x = 2y with x, y in {-1, 0, 1}). The list form lets
+    ``Game.play`` pick the reading legal against the table, should a rule ever add another.
     """
     n = len(cards)
     if n == 0:
@@ -165,11 +168,10 @@ def beats(new: Combo, old: Combo) -> bool:
 # searching. Each generator takes ``above`` (the key to beat, 0 when free) and ``chain``
 # (the run length to match, 0 when any).
 
-#: for each suit index, the canonical card of each rank 3..A (None elsewhere): a 同花顺's
+#: for each suit index, the canonical cards of ranks 3..A (index 0 is the 3): a 同花顺's
 #: cards are then a slice. Cards are values, so these equal the hand's own cards.
-_SUITED: tuple[tuple[Card | None, ...], ...] = tuple(
-    tuple(Card(rank, suit) if 3 <= rank <= ACE else None for rank in range(BIG_JOKER + 1))
-    for suit in SUITS
+_SUITED: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card(rank, suit) for rank in range(3, ACE + 1)) for suit in SUITS
 )
 _ANY_SUIT_BIT = 1 << NO_SUIT
 
@@ -365,10 +367,8 @@ def _straights(
                         _break_flush(cards, by_rank, start + low, cards[0] & 7)
                     out.append(Combo("straight", tuple(cards), top, high - low + 1))
                 if flush and both and top > flush_above:
-                    suited = _SUITED[(both & -both).bit_length() - 1]
-                    out.append(
-                        Combo("straight_flush", suited[start + low : top + 1], top, high - low + 1)
-                    )
+                    suited = _SUITED[(both & -both).bit_length() - 1][start + low - 3 : top - 2]
+                    out.append(Combo("straight_flush", suited, top, high - low + 1))
 
 
 def _break_flush(cards: list[Card], by_rank: list[list[Card]], low: int, suit: int) -> None:
@@ -396,6 +396,33 @@ def _bombs(out: list[Combo], by_rank: list[list[Card]], counts: list[int], above
         out.append(
             Combo("joker_bomb", tuple(by_rank[SMALL_JOKER] + by_rank[BIG_JOKER]), _JOKER_BOMB_POWER)
         )
+
+
+def _take(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] | None:
+    """The cards of ``hand`` that ``wanted`` names (see :func:`take_from`), or None.
+
+    A card typed without a suit never makes a 同花顺 by itself: when the cards taken are all
+    of one suit, a suit-less token takes a card of another suit if the hand has one. Only
+    when the hand holds nothing else for those ranks are the cards a 同花顺 (as legal_plays
+    lists them).
+    """
+    actual = take_from(hand, wanted)
+    if actual is None or len(actual) < 5:
+        return actual
+    suit = actual[0] & 7
+    if suit == NO_SUIT or any(card & 7 != suit for card in actual):
+        return actual
+    loose = {card.rank for card in wanted if card.is_any_suit}
+    if not loose:
+        return actual
+    remaining = list(hand)
+    for card in actual:
+        remaining.remove(card)
+    for card in remaining:
+        if card.rank in loose and card & 7 != suit:
+            actual[actual.index(Card(card.rank, SUITS[suit]))] = card
+            break
+    return actual
 
 
 # ---- the game ---------------------------------------------------------------------------
@@ -510,10 +537,11 @@ class Game:
         if not wanted:
             raise IllegalPlay(Reason.NOT_A_COMBINATION, "no cards")
         hand = self.hands[seat]
-        actual = take_from(hand, wanted)
+        actual = _take(hand, wanted)
         if actual is None:
             raise IllegalPlay(Reason.NOT_IN_HAND)
-        readings = classify_all(wanted)
+        # the cards actually played decide the reading, so that a logged play replays the same
+        readings = classify_all(actual)
         if not readings:
             raise IllegalPlay(Reason.NOT_A_COMBINATION)
         on = self.on_table
