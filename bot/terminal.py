@@ -33,6 +33,7 @@ from bot.game.textplay import is_hint, is_pass, parse_play_text
 from bot.simulate import SEATS, new_game, next_actor
 
 GAME_NAMES = {"shuangkou": "绍兴双扣", "paowang": "通化刨王"}
+OUTCOME_NAMES = {"win": "胜"}
 QUIT_WORDS = frozenset({"q", "quit", "exit", "退出"})
 YES_WORDS = frozenset({"y", "yes", "是", "亮", "亮王", "1"})
 NO_WORDS = frozenset({"n", "no", "否", "不", "不亮", "0", ""})
@@ -53,6 +54,17 @@ _REASONS = {
     "cannot_pass": "你必须出牌 (you lead: you must play)",
     "not_your_turn": "还没轮到你 (not your turn)",
 }
+
+
+def combo_label(variant: str, combo: Combo) -> str:
+    """The Chinese name of a play's kind: 顺子, 炸弹; 刨王's ladder rows by name (小幺, 三路)."""
+    if variant == "paowang":
+        from bot.game import paowang
+
+        return paowang.tier_name(combo.tier) if combo.tier else paowang.KIND_NAMES[combo.kind]
+    from bot.game import shuangkou
+
+    return shuangkou.KIND_NAMES[combo.kind]
 
 
 class TerminalGame:
@@ -111,14 +123,16 @@ class TerminalGame:
             shown = [f"{self.name(s)} {combo or '不出'}" for s, combo in view.trick]
             lines.append("本轮: " + " | ".join(shown))
         if view.on_table is not None and view.on_table_seat is not None:
-            lines.append(f"桌上: {view.on_table} ({self.name(view.on_table_seat)})")
+            label = combo_label(self.variant, view.on_table)
+            lines.append(f"桌上: {view.on_table} [{label}] ({self.name(view.on_table_seat)})")
         if view.trick_points:
             lines.append(f"本轮分数: {view.trick_points}")
         return "\n".join(lines)
 
     def render_event(self, event: Event) -> str | None:
         if isinstance(event, Played):
-            return f"{self.name(event.seat)} 出 {event.combo}  (剩 {event.cards_left} 张)"
+            label = combo_label(self.variant, event.combo)
+            return f"{self.name(event.seat)} 出 {event.combo} [{label}]  (剩 {event.cards_left} 张)"
         if isinstance(event, Passed):
             return f"{self.name(event.seat)} 不出"
         if isinstance(event, TrickTaken):
@@ -146,7 +160,7 @@ class TerminalGame:
 
     def settlement(self) -> str:
         result = self.game.result
-        lines = ["—— 结算 ——", f"结果: {result.outcome}"]
+        lines = ["—— 结算 ——", f"结果: {OUTCOME_NAMES.get(result.outcome, result.outcome)}"]
         if result.multiplier != 1 or result.revealed:
             lines.append(f"倍数 ×{result.multiplier}" + (" (亮王)" if result.revealed else ""))
         if result.side_points is not None:

@@ -56,3 +56,10 @@ def test_bad_players_exit_with_2(players: str, capsys: pytest.CaptureFixture[str
 def test_unknown_game_is_refused() -> None:
     with pytest.raises(ValueError):
         run_simulation("mahjong", games=1)
+
+
+def test_paowang_tables_of_five() -> None:
+    report = run_simulation("paowang", games=10, players="ai,greedy,random,ai,random", seed=2)
+    assert report.kinds["ai"].seat_games == 20 and report.kinds["random"].seat_games == 20
+    assert set(report.outcomes) <= {"win", "小雪", "大雪"}
+    assert all(kind.draws == 0 for kind in report.kinds.values())

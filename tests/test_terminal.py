@@ -56,3 +56,24 @@ def test_end_of_input_leaves_the_game() -> None:
 
 def test_unknown_game() -> None:
     assert play("mahjong", seed=1) == 2
+
+
+def test_a_whole_paowang_game_with_the_reveal_prompt() -> None:
+    from bot.game import paowang
+
+    assert paowang.Game.deal(0).big_jokers[0] == 1  # the person is dealt a 大王
+    out = io.StringIO()
+    lines = "y\n" + AUTOPILOT
+    assert play("paowang", seed=0, stdin=io.StringIO(lines), stdout=out) == 0
+    text = out.getvalue()
+    assert "亮王吗?" in text and "座位0(你) 亮王! (1 张大王)" in text
+    assert re.search(r"\d+分, 亮王×1\]", text)  # points and the reveal on the table
+    assert "—— 结算 ——" in text and "倍数 ×" in text
+    assert re.search(r"等级 \d+ (幼儿园|小学生|初中生)", text)
+
+
+def test_a_declined_reveal_stays_private_to_the_person() -> None:
+    out = io.StringIO()
+    play("paowang", seed=0, stdin=io.StringIO("n\n" + AUTOPILOT), stdout=out)
+    text = out.getvalue()
+    assert "你没有亮王" in text and "座位0(你) 亮王" not in text

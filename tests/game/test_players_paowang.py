@@ -1,0 +1,199 @@
+"""The computer players in 刨王: legal whole games, secret teams kept secret, points, 亮王."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.game import paowang
+from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
+from bot.game.players import AiPlayer, decide, legal_options, make_player
+from bot.game.players.decompose import counts_of
+from bot.game.players.paowang_ai import plan_for
+from bot.simulate import next_actor, play_out, run_simulation
+
+
+def game_of(*hands: str, leader: int = 0) -> paowang.Game:
+    return paowang.Game([parse_cards(hand) for hand in hands], leader=leader)
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "ai"])
+def test_every_kind_plays_whole_games_legally(kind: str) -> None:
+    for seed in range(4):
+        players = [make_player(kind, seed=seed * 5 + seat) for seat in range(5)]
+        result = play_out(paowang.Game.deal(seed), players)
+        assert sum(result.deltas) == 0
+
+
+# -- what the AI sees: not the others' hands, not the secret teams -----------------------------
+
+
+def _scrambled_replay(
+    game: paowang.Game, seat: int, answers: dict[int, bool], rng: random.Random
+) -> paowang.Game:
+    """The same game for ``seat``, with every card it cannot see dealt anew among the others.
+
+    Unrevealed 大王 move with the rest, so the secret teams change too; a revealed 大王 is public
+    and stays. Played cards stay with their players so the public history replays exactly.
+    """
+    played: list[list[Card]] = [[] for _ in range(5)]
+    for who, combo in game.history:
+        if combo is not None:
+            played[who] += combo.cards
+    kept: list[list[Card]] = [[] for _ in range(5)]
+    pool: list[Card] = []
+    for s in range(5):
+        if s == seat:
+            continue
+        for card in game.hands[s]:
+            (kept[s] if game.revealed[s] and card >> 3 == BIG_JOKER else pool).append(card)
+    while True:  # a hidden 大王 may go to any other seat, but not to one that revealed
+        rng.shuffle(pool)
+        hands: list[list[Card]] = []
+        rest = pool
+        for s in range(5):
+            if s == seat:
+                hands.append(list(game.hands[s]) + played[s])
+                continue
+            size = len(game.hands[s]) - len(kept[s])
+            hands.append(rest[:size] + kept[s] + played[s])
+            rest = rest[size:]
+        if not any(
+            (game.revealed[s] and sum(card >> 3 == BIG_JOKER for card in hands[s])
+            != game.revealed_jokers[s])
+            or sum(card >> 3 >= SMALL_JOKER for card in hands[s]) == 4  # an instant win
+            for s in range(5)
+        ):
+            break
+    twin = paowang.Game(hands, leader=game.leader)
+    for s in twin.reveal_pending:
+        twin.reveal(s, answers.get(s, False) and bool(game.revealed[s]))
+    for who, combo in game.history:
+        if combo is None:
+            twin.pass_turn(who)
+        else:
+            twin.play(who, combo.cards)
+    return twin
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_ai_decides_the_same_whatever_the_hidden_cards_and_teams(seed: int) -> None:
+    rng = random.Random(seed)
+    game = paowang.Game.deal(seed)
+    if game.over:
+        pytest.skip("all four jokers in one hand: no play")
+    players = [AiPlayer(seat) for seat in range(5)]
+    answers: dict[int, bool] = {}
+    while game.reveal_pending:
+        s = game.reveal_pending[0]
+        # odd seeds keep every 大王 secret, so that the teams have something to hide
+        answers[s] = seed % 2 == 0 and players[s].choose_reveal(game.view(s))
+        game.reveal(s, answers[s])
+    secret = sum(game.revealed_jokers) < 2
+    checked = teams_differed = 0
+    # early positions only: a replay with other teams must not reach a different end
+    while not game.over and sum(game.points) < 60 and not game.finish_order:
+        seat = next_actor(game)
+        assert seat is not None
+        twin = _scrambled_replay(game, seat, answers, rng)
+        teams_differed += twin.wang_side != game.wang_side
+        assert twin.view(seat) == game.view(seat)
+        assert AiPlayer(seat).choose(twin.view(seat)) == AiPlayer(seat).choose(game.view(seat))
+        checked += 1
+        decide(players[seat], game, seat)
+    assert checked >= 5
+    assert teams_differed >= 1 or not secret
+
+
+# -- judgement ---------------------------------------------------------------------------------
+
+# Seats 0 and 2 hold a 大王 each: the 王 side.
+HANDS = (
+    "6 9 Q 大王",
+    "4 4 5 7 8 10",
+    "7 8 J K 大王 6 6 6 6",
+    "5 5 9 10 J",
+    "4 8 9 K 2",
+)
+
+
+def _revealed_game(*answers: bool) -> paowang.Game:
+    game = game_of(*HANDS)
+    for seat, yes in zip((0, 2), answers, strict=True):
+        game.reveal(seat, yes)
+    return game
+
+
+def test_the_ai_lets_a_known_partners_play_stand() -> None:
+    game = _revealed_game(True, True)
+    game.play(0, parse_cards("6"))
+    game.pass_turn(1)
+    view = game.view(2)
+    assert view.partners == (0,) and legal_options(view)
+    assert AiPlayer().choose(view) is None
+
+
+def test_before_the_teams_are_known_a_holder_has_no_partner() -> None:
+    game = _revealed_game(False, False)
+    game.play(0, parse_cards("6"))
+    game.pass_turn(1)
+    assert game.view(2).partners == ()  # it does not know: seat 0 is any other seat to it
+
+
+@pytest.mark.parametrize(("lead", "answer", "bombs"), [("10", "K", True), ("9", "Q", False)])
+def test_the_ai_bombs_for_a_trick_full_of_points_only(lead: str, answer: str, bombs: bool) -> None:
+    hands = (
+        "大王 K Q 6 7 8 9 J J 4",  # revealed: seat 1 knows it for an opponent
+        "4 4 4 4 6 7 9 J Q 8",  # only its 四路 beats a K or a Q
+        "大王 6 J 8 8",
+        "5 9 9 10 5 Q",
+        "7 8 10 A A",
+    )
+    game = game_of(*hands, leader=3)
+    game.reveal(0, True)
+    game.reveal(2, False)
+    game.play(3, parse_cards(lead))
+    game.pass_turn(4)
+    game.play(0, parse_cards(answer))
+    view = game.view(1)
+    assert view.opponents == (0,) and view.trick_points == (20 if bombs else 0)
+    choice = AiPlayer().choose(view)
+    if bombs:
+        assert choice is not None and choice.kind == "ladder"
+    else:
+        assert choice is None  # nothing at stake, ten cards left each: the bomb waits
+
+
+def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
+    plan = plan_for(counts_of(parse_cards("4 4 4 A 6 7 8")))
+    assert sorted((part.kind, part.chain) for part in plan.parts) == [
+        ("ladder", 9), ("straight", 3)
+    ]
+
+
+def test_the_ai_reveals_a_strong_hand_and_keeps_a_weak_one_quiet() -> None:
+    strong = parse_cards("大王 2 2 2 A A A K K K Q Q Q J J 10 10 9 9 8")
+    weak = parse_cards("大王 4 6 8 10 Q 4 6 8 10 Q 5 9 K")
+    others = list(paowang.Game.deal(1).hands)
+    for hand, expected in ((strong, True), (weak, False)):
+        hands = [hand, *others[1:]]
+        hands[4] = [c for c in hands[4] if c >> 3 != BIG_JOKER]
+        hands[1] = [c for c in hands[1] if c >> 3 != BIG_JOKER]
+        hands[2] = [c for c in hands[2] if c >> 3 != BIG_JOKER]
+        hands[3] = [c for c in hands[3] if c >> 3 != BIG_JOKER]
+        game = paowang.Game(hands, leader=0)
+        view = game.view(0)
+        assert view.reveal_pending
+        assert AiPlayer().choose_reveal(view) is expected
+
+
+# -- strength, on small samples ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("others", ["random", "greedy"])
+def test_the_ai_gains_points_at_a_table_of_baselines(others: str) -> None:
+    players = f"ai,{others},ai,{others},{others}"
+    report = run_simulation("paowang", games=200, players=players, seed=3)
+    ai = report.kinds["ai"]
+    assert ai.mean_delta > 0.5 and ai.mean_delta - ai.ci95 > 0
