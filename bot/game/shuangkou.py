@@ -382,14 +382,25 @@ def _break_flush(cards: list[Card], by_rank: list[list[Card]], low: int, suit: i
 
 def _bombs(out: list[Combo], by_rank: list[list[Card]], counts: list[int], above: int) -> None:
     """炸弹 of every size, 三连炸 and 天王炸 with a power above ``above``."""
-    for rank in range(3, TWO + 1):
+    # this runs on every answer, and most hands hold no bomb: find the ranks of four first
+    fours = (
+        [rank for rank, count in enumerate(counts) if count > 3]  # jokers never reach 4
+        if max(counts) > 3
+        else []
+    )
+    for rank in fours:
         cards = by_rank[rank]
         for size in range(4, counts[rank] + 1):
             if _bomb_power(size, rank) > above:
                 out.append(Combo("bomb", tuple(cards[:size]), _bomb_power(size, rank)))
-    for start, length in _run_starts(counts, 4, 3):
-        for top in range(start + 2, start + length):
-            if _TRIPLE_BOMB_BASE + top > above:
+    if len(fours) > 2:
+        for top in fours:
+            if (
+                top <= ACE
+                and counts[top - 1] > 3
+                and counts[top - 2] > 3
+                and _TRIPLE_BOMB_BASE + top > above
+            ):
                 cards = by_rank[top - 2][:4] + by_rank[top - 1][:4] + by_rank[top][:4]
                 out.append(Combo("triple_bomb", tuple(cards), _TRIPLE_BOMB_BASE + top, 3))
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2 and above < _JOKER_BOMB_POWER:
