@@ -536,8 +536,10 @@ def escape_penalty(game: Game, seat: int) -> int:
     - 王 in one hand (loses: -8): -32 / -64
     - other side in a 1-against-4 game (王 wins: -2): -8 / -16
 
-    Only the escaper is scored this way; the seat goes on with a computer player and the
-    game's own result still settles everyone. The one-minute rule is the bot's to apply.
+    The seat goes on with a computer player, so the game still ends with a ``result``; the
+    bot uses this number for the escaper in place of that seat's ``result.deltas`` entry (the
+    others keep theirs). Like the one-minute rule, this is the bot's adjustment, not part of
+    ``result``.
     Raises :class:`IllegalPlay` (``GAME_OVER``) on a finished game and ``ValueError`` when
     there are no sides (no 大王 in play: hand-made positions only).
     """
