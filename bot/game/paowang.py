@@ -13,6 +13,11 @@ A game runs in three stretches:
    25 points, play goes on until the winners are all out (雪), unless the losers reach 25.
 
 The teams are the engine's secret: :meth:`Game.view` tells each seat only what it may know.
+
+``Game.result`` when it ends: ``outcome`` "win" (×1), "小雪" (×2) or "大雪" (×4); ``winners``
+the seats of the winning side; ``deltas`` the settlement row times ``multiplier``, which is
+the whole factor (snow × 2 if any 大王 was revealed, so ``deltas == row * multiplier``);
+``revealed``; ``side_points`` (winners', losers'); ``instant`` for a four-joker hand.
 """
 
 from __future__ import annotations
