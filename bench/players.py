@@ -1,0 +1,190 @@
+"""Strength and speed of the computer players: ``.venv/bin/python -m bench.players [--games N]``.
+
+Plays the four matches of the issue with the seats rotated, prints the figures and writes them
+to ``bench/results/players.md`` with the machine they were measured on:
+
+- 双扣: the AI team (seats 0+2) against a random team, and against a greedy team: wins;
+- 刨王: two AI players at a table with three random players, and with three greedy players:
+  the AI's mean score change per game, with its 95% confidence interval;
+- the time of one AI decision (plays and 亮王 alike), median and 99th percentile, over every
+  decision of those games, starting from a cold cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
+from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
+
+RESULTS = Path(__file__).parent / "results" / "players.md"
+
+MATCHES = (
+    ("shuangkou", "ai,random,ai,random", "AI team vs random team", ("win", 0.95)),
+    ("shuangkou", "ai,greedy,ai,greedy", "AI team vs greedy team", ("win", 0.70)),
+    ("paowang", "ai,random,ai,random,random", "2 AI with 3 random", ("delta", 0.0)),
+    ("paowang", "ai,greedy,ai,greedy,greedy", "2 AI with 3 greedy", ("delta", 0.0)),
+)
+#: a decision must take at most this long (ms): median, 99th percentile
+MEDIAN_LIMIT_MS = 5.0
+P99_LIMIT_MS = 50.0
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> str:
+    return (
+        f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
+    )
+
+
+def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
+    """Seconds per AI decision with the plan caches emptied before each one: the worst case
+    for a process that just started (the simulations above keep their caches warm)."""
+    times: list[float] = []
+    for g in range(games):
+        game = new_game(variant, seed * 1_000_003 + 500_000 + g)
+        players = [AiPlayer(seat) for seat in range(game.seats)]
+        while not game.over:
+            seat = next_actor(game)
+            assert seat is not None
+            shuangkou_ai._DECOMPOSER._cache.clear()
+            paowang_ai._DECOMPOSER._cache.clear()
+            view = game.view(seat)
+            start = time.perf_counter()
+            if view.reveal_pending:
+                answer = players[seat].choose_reveal(view)
+            else:
+                players[seat].choose(view)
+            times.append(time.perf_counter() - start)
+            if view.reveal_pending:
+                game.reveal(seat, answer)
+            else:
+                decide(players[seat], game, seat)
+    return sorted(times)
+
+
+def _ms(sorted_times: list[float], fraction: float) -> float:
+    return 1000 * sorted_times[min(len(sorted_times) - 1, int(fraction * len(sorted_times)))]
+
+
+def verdict(report: SimulationReport, target: tuple[str, float]) -> tuple[str, bool]:
+    ai = report.kinds["ai"]
+    what, threshold = target
+    if what == "win":
+        return f"wins {100 * ai.win_rate:.1f}% (target ≥ {100 * threshold:.0f}%)", (
+            ai.win_rate >= threshold
+        )
+    low = ai.mean_delta - ai.ci95
+    text = (
+        f"mean Δ {ai.mean_delta:+.2f} per game, 95% CI [{low:+.2f}, {ai.mean_delta + ai.ci95:+.2f}]"
+        " (target: clearly positive)"
+    )
+    return text, low > threshold
+
+
+def run(games: int, seed: int) -> tuple[str, bool]:
+    """Play the matches; the markdown of the results and whether every target was met."""
+    rows: list[str] = []
+    details: list[str] = []
+    medians: list[float] = []
+    p99s: list[float] = []
+    all_met = True
+    total_seconds = 0.0
+    for game, players, title, target in MATCHES:
+        report = run_simulation(game, games=games, players=players, seed=seed)
+        text = format_report(report)
+        print(text + "\n", flush=True)
+        details.append(f"### {game}: {title}\n\n```\n{text}\n```")
+        ai = report.kinds["ai"]
+        summary, met = verdict(report, target)
+        all_met &= met
+        total_seconds += report.seconds
+        medians.append(ai.decision_median_ms)
+        p99s.append(ai.decision_p99_ms)
+        rows.append(
+            f"| {game} | {title} | {games} | {summary} | {'✅' if met else '❌'} "
+            f"| {ai.decision_median_ms:.2f} / {ai.decision_p99_ms:.2f} "
+            f"| {report.games_per_second:.0f} |"
+        )
+    cold_games = max(10, games // 20)
+    cold_rows = []
+    for variant in ("shuangkou", "paowang"):
+        cold = cold_decisions(variant, cold_games, seed)
+        medians.append(_ms(cold, 0.5))
+        p99s.append(_ms(cold, 0.99))
+        cold_rows.append(
+            f"| {variant} | {len(cold)} | {_ms(cold, 0.5):.2f} | {_ms(cold, 0.99):.2f} "
+            f"| {1000 * cold[-1]:.2f} |"
+        )
+        print(f"{variant} cold decisions: {cold_rows[-1]}", flush=True)
+    speed_met = max(medians) <= MEDIAN_LIMIT_MS and max(p99s) <= P99_LIMIT_MS
+    all_met &= speed_met
+    today = datetime.date.today().isoformat()
+    lines = [
+        "# Computer players: strength and speed",
+        "",
+        f"Measured {today} with `.venv/bin/python -m bench.players --games {games}` "
+        f"(seed {seed}) on {machine()}, one process. Seats are rotated game by game, so "
+        "every kind sits everywhere. A 双扣 \"win\" is a 双扣 or 单扣 for the AI's team "
+        "(平扣 counts as not won). Δ is the rules' score change per seat and game, before the "
+        "bot's own adjustments; its 95% interval is taken over games (the AI seats of one game "
+        "averaged first).",
+        "",
+        "| game | match | games | result | target met | AI ms per decision (median / p99) "
+        "| games/s |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        *rows,
+        "",
+        f"Cold decisions: AI players in {cold_games} games of each variant, every plan cache "
+        "emptied before each decision (the worst case, as for a process that just started; "
+        "the matches above keep their caches warm, as a running bot does). Times in ms.",
+        "",
+        "| game | decisions | median | p99 | max |",
+        "| --- | --- | --- | --- | --- |",
+        *cold_rows,
+        "",
+        f"Decision time: worst median {max(medians):.2f} ms (limit {MEDIAN_LIMIT_MS:g}), worst "
+        f"p99 {max(p99s):.2f} ms (limit {P99_LIMIT_MS:g}): {'✅' if speed_met else '❌'}. "
+        f"All four matches took {total_seconds:.0f} s.",
+        "",
+        "## Details",
+        "",
+        *("\n\n".join(details).splitlines()),
+        "",
+    ]
+    return "\n".join(lines), all_met
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.players", description=__doc__)
+    parser.add_argument("--games", type=int, default=2000, help="games per match (2000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=RESULTS, help=f"default {RESULTS}")
+    args = parser.parse_args(argv)
+    markdown, met = run(args.games, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(markdown, encoding="utf-8")
+    print(f"written to {args.out}; every target met: {met}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
