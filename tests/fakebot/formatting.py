@@ -50,13 +50,13 @@ class _Builder:
             self.entities[-1].update({k: v for k, v in extra.items() if v is not None})
 
     def result(self) -> tuple[str, list[dict[str, Any]]]:
-        return _trim("".join(self.parts), self.entities)
+        return trim("".join(self.parts), self.entities)
 
 
 def parse(text: str, parse_mode: str | None) -> tuple[str, list[dict[str, Any]]]:
     """Parse ``text`` in ``parse_mode`` (None: plain). Returns (plain text, entities)."""
     if parse_mode is None or parse_mode == "":
-        return _trim(text, [])
+        return trim(text, [])
     mode = parse_mode.lower()
     if mode == "html":
         return parse_html(text)
@@ -67,7 +67,7 @@ def parse(text: str, parse_mode: str | None) -> tuple[str, list[dict[str, Any]]]
     raise ValueError(f"unsupported parse_mode {parse_mode!r}")
 
 
-def _trim(text: str, entities: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+def trim(text: str, entities: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """Strip leading/trailing whitespace like Telegram and clip entities to what is left."""
     stripped = text.lstrip()
     lead = utf16_len(text[: len(text) - len(stripped)])

@@ -82,8 +82,13 @@ class FakeMessage:
         return [button for row in self.rows for button in row]
 
     @property
-    def labels(self) -> list[list[str]]:
-        """The keyboard's labels, as rows: handy in assertions and failure messages."""
+    def labels(self) -> list[str]:
+        """Every button label, row by row, flat: ``"加入" in message.labels``."""
+        return [button["text"] for button in self.buttons]
+
+    @property
+    def keyboard(self) -> list[list[str]]:
+        """The labels as rows, the way the keyboard looks (used in failure messages)."""
         return [[button["text"] for button in row] for row in self.rows]
 
     def find_button(
@@ -274,6 +279,7 @@ class CallbackResult:
     update_id: int
     _future: asyncio.Future[CallbackAnswer] = field(repr=False)
     created: float = 0.0
+    refused: list[str] = field(default_factory=list)  # answers the fake rejected
 
     @property
     def is_answered(self) -> bool:
@@ -294,4 +300,5 @@ class CallbackResult:
                 f"the bot did not answer callback query {self.query_id} (user {self.user_id} "
                 f"pressed {self.data!r} on message {self.message_id} in chat {self.chat_id}) "
                 f"within {timeout}s"
+                + (f"; refused answers: {self.refused}" if self.refused else "")
             ) from None

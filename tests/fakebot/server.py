@@ -125,6 +125,9 @@ class FakeTelegram:
         head = token.split(":", 1)[0]
         self.bot_id = int(head) if head.isdigit() else 1
         self.enforce_limits = enforce_limits
+        self.group_messages_per_minute = group_messages_per_minute
+        self.private_messages_per_second = private_messages_per_second
+        self.global_messages_per_second = global_messages_per_second
         self.clock: Clock = clock or time.monotonic
         self.callback_query_ttl = callback_query_ttl
         self.validator = Validator(spec, strict_objects=strict_objects)
@@ -421,7 +424,7 @@ class FakeTelegram:
             wanted = label if label is not None else (contains or data)
             raise LookupError(
                 f"no button {wanted!r} on message {message.message_id} in chat {chat_id}; "
-                f"its keyboard is {message.labels}"
+                f"its keyboard is {message.keyboard}"
             )
         if "callback_data" not in button:
             raise ValueError(f"button {button['text']!r} is not a callback button: {button}")
@@ -590,8 +593,10 @@ class FakeTelegram:
             recent = "\n  ".join(
                 f"{r.method} {r.status} {_brief(r.params)}" for r in self.requests[-8:]
             )
+            refused = "\n  ".join(str(r) for r in self.rejections[-3:])
             raise TimeoutError(
                 f"timed out after {timeout}s waiting for {name}; last requests:\n  {recent}"
+                + (f"\nlast rejections:\n  {refused}" if refused else "")
             ) from None
 
     async def wait_for_message(
@@ -731,6 +736,9 @@ class FakeTelegram:
         entry = Rejection(
             record.method, err.status, err.description, err.kind, record.raw, record.time
         )
+        query = self.callbacks.get(str(record.raw.get("callback_query_id", "")))
+        if record.method == "answerCallbackQuery" and query is not None:
+            query.refused.append(err.description)
         if record.fault is not None or err.kind == "flood":
             return
         if err.kind == "forbidden":
@@ -932,7 +940,7 @@ class FakeTelegram:
         entity parsing, or 0-``limit`` for captions)."""
         raw = params.get(key, "")
         if entities_key in params:
-            text, entities = formatting._trim(raw, params[entities_key])
+            text, entities = formatting.trim(raw, params[entities_key])
             total = formatting.utf16_len(raw)
             for entity in params[entities_key]:
                 if entity["offset"] + entity["length"] > total:

@@ -954,4 +954,34 @@ async def test_real_application_over_long_polling(fake_telegram: FakeTelegram) -
     assert fake.unanswered_callbacks() == []
     assert fake.pending_updates == []  # PTB confirmed everything on shutdown
     fake.assert_clean()
-    assert fake.conflicts == []
+
+
+async def test_refused_answers_are_named_when_waiting_times_out(
+    fake: FakeTelegram, http: Any
+) -> None:
+    _, body = await send(http, fake, GROUP, "t", reply_markup=keyboard([("a", "a"), ("b", "b")]))
+    message = fake.chat(GROUP).message(body["result"]["message_id"])
+    assert message is not None
+    assert message.labels == ["a", "b"] and message.keyboard == [["a", "b"]]
+    press = await fake.press(ALICE, GROUP, message.message_id, "b")
+    answer = {"callback_query_id": press.query_id, "text": "长" * 201}
+    assert (await call(http, fake, "answerCallbackQuery", answer))[0] == 400
+    with pytest.raises(TimeoutError, match=r"refused answers: .*MESSAGE_TOO_LONG"):
+        await press.answered(timeout=0.05)
+    with pytest.raises(TimeoutError, match=r"last rejections:\n.*MESSAGE_TOO_LONG"):
+        await fake.wait_for(lambda: press.is_answered, timeout=0.05)
+
+
+class TestFixtureOptions:
+    """``fake_telegram_options`` overrides configure the shared fixture."""
+
+    @pytest.fixture
+    def fake_telegram_options(self) -> dict[str, Any]:
+        return {"group_messages_per_minute": 7, "enforce_limits": False}
+
+    async def test_options_reach_the_fake(self, fake_telegram: FakeTelegram) -> None:
+        assert fake_telegram.group_messages_per_minute == 7
+        assert fake_telegram.flood.group == (7, 60.0)
+        assert not fake_telegram.enforce_limits
+        assert fake_telegram.base_url.startswith("http://127.0.0.1:")
+        assert fake_telegram.base_url.endswith("/bot")
