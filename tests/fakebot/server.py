@@ -383,6 +383,11 @@ class FakeTelegram:
         if chat.is_private and (text == "/start" or text.startswith("/start ")):
             user.started = True
             user.blocked = False
+        elif chat.is_private and (not user.started or user.blocked):
+            raise ValueError(
+                f"user {user_id} has not started the bot (or blocked it): the first thing a "
+                "user sends a bot is /start; use send_text(user, user, '/start') or start_bot()"
+            )
         entities = [
             {
                 "type": "bot_command",

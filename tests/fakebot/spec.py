@@ -42,6 +42,7 @@ _COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
 _DISCRIMINATOR_RE = re.compile(r'(?:always|must be)\s+["“]?([a-z_]+)["”]?')
 _QUOTED_RE = re.compile(r'["“]([a-z_]+)["”]')
 _INT_RE = re.compile(r"^-?\d+$")
+_ATTACH_RE = re.compile(r"attach://([A-Za-z0-9_.-]+)")
 _INT64 = 2**63
 
 
@@ -196,12 +197,23 @@ class Validator:
         if method is None:
             raise ApiError(404, "Not Found", kind="unknown_method")
         uploads = {k: v for k, v in raw.items() if isinstance(v, Upload)}
+        attached = {
+            name
+            for value in raw.values()
+            if isinstance(value, str)
+            for name in _ATTACH_RE.findall(value)
+        }
+        missing = sorted(attached - set(uploads))
+        if missing:
+            raise bad_request(
+                f'file "attach://{missing[0]}" is not in the multipart request', kind="wrong_type"
+            )
         params: dict[str, Any] = {}
         for name, value in raw.items():
             spec = method.fields.get(name)
             if spec is None:
-                if isinstance(value, Upload) and "InputFile" in _all_field_types(method):
-                    continue  # a part referenced by attach://<name>
+                if isinstance(value, Upload) and name in attached:
+                    continue  # a file part that a parameter refers to as attach://<name>
                 raise bad_request(
                     f'unknown parameter "{name}": {method.name} has no such parameter '
                     "in the Bot API spec",
@@ -531,10 +543,6 @@ def _valid_button_url(url: str) -> bool:
         scheme, rest = match.group(1).lower(), match.group(2)
         return scheme in ("http", "https", "tg") and bool(rest)
     return "." in url.split("/", 1)[0]  # "t.me/bot": Telegram adds the scheme
-
-
-def _all_field_types(method: MethodSpec) -> set[str]:
-    return {t for f in method.fields.values() for t in f.types}
 
 
 def _ordered(types: tuple[str, ...], value: str | Upload) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from telegram import (
     BotCommandScopeChat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     LinkPreviewOptions,
     MessageEntity,
     ReplyParameters,
@@ -251,6 +252,12 @@ async def test_multipart_upload_validates_input_file(fake: FakeTelegram, http: A
     assert body["result"]["caption"] == "结果"
     assert fake.chat(GROUP).messages[-1].kind == "sendDocument"
     assert fake.rejections == []
+
+
+async def test_attached_files_must_be_in_the_request(fake: FakeTelegram, http: Any) -> None:
+    media = [{"type": "photo", "media": "attach://card"}]
+    status, body = await call(http, fake, "sendMediaGroup", {"chat_id": GROUP, "media": media})
+    assert status == 400 and 'attach://card" is not in the multipart' in body["description"]
 
 
 async def test_other_methods_validate_then_answer_true(fake: FakeTelegram, http: Any) -> None:
@@ -751,6 +758,15 @@ async def test_state_history_and_counts(fake: FakeTelegram, http: Any) -> None:
     assert fake.requests[1].response["result"]["edit_date"] >= body["result"]["date"]
 
 
+async def test_users_write_to_the_bot_only_after_start(fake: FakeTelegram) -> None:
+    with pytest.raises(ValueError, match="has not started the bot"):
+        await fake.send_text(BOB, BOB, "hello")
+    with pytest.raises(ValueError, match="cannot write in the private chat"):
+        await fake.send_text(BOB, ALICE, "/start")
+    await fake.send_text(BOB, GROUP, "groups are fine")
+    assert BOB in fake.chat(GROUP).members
+
+
 async def test_wait_for_times_out_with_a_clear_message(fake: FakeTelegram) -> None:
     with pytest.raises(TimeoutError, match="waiting for the bot to say hello"):
         await fake.wait_for(lambda: False, timeout=0.05, what="the bot to say hello")
@@ -903,6 +919,20 @@ async def test_ptb_bot_methods_validate(fake: FakeTelegram) -> None:
         assert [a.user.id for a in await bot.get_chat_administrators(GROUP)] == [ALICE, fake.bot_id]
         assert await bot.get_chat_member_count(GROUP) == 2
         await bot.delete_message(GROUP, table.message_id)
+        document = await bot.send_document(
+            GROUP,
+            document=b"1,2,3",
+            filename="scores.csv",
+            caption="<b>比分</b>",
+            parse_mode="HTML",
+        )
+        assert document.caption == "比分"
+        album = await bot.send_media_group(
+            GROUP, [InputMediaPhoto(b"\x89PNG-1", caption="第一局"), InputMediaPhoto(b"\x89PNG-2")]
+        )
+        assert [m.caption for m in album] == ["第一局", None]
+        await bot.edit_message_caption(GROUP, album[0].message_id, caption="第一局 (改)")
+        assert (await bot.send_dice(GROUP)).chat.id == GROUP
         await bot.get_webhook_info()
         await bot.set_webhook("https://bot.example/hook", secret_token="s3cret", max_connections=5)
         await bot.delete_webhook(drop_pending_updates=True)
