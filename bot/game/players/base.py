@@ -13,7 +13,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from bot.game.common import Combo, Event, SeatView
 
-__all__ = ["Player", "decide", "is_bomb", "legal_options", "play_order_key"]
+__all__ = [
+    "Player", "decide", "is_bomb", "legal_options", "lowest", "play_order_key", "revealed_self"
+]
 
 
 @runtime_checkable
@@ -78,4 +80,5 @@ def decide(player: Player, game: Any, seat: int) -> list[Event]:
 
 
 def lowest(plays: Sequence[Combo]) -> Combo:
+    """The lowest of ``plays`` by :func:`play_order_key`."""
     return min(plays, key=play_order_key)

@@ -24,6 +24,19 @@ def counts_of(cards: Sequence[int]) -> list[int]:
     return counts
 
 
+def unseen_counts(hand: Sequence[int], history: Sequence[tuple[int, object]],
+                  deck: Sequence[int]) -> list[int]:
+    """Rank counts of the cards in the other hands: ``deck`` (counts per rank) less ``hand``
+    and every card played so far (``history`` as in a SeatView)."""
+    counts = list(deck)
+    for card in hand:
+        counts[card >> 3] -= 1
+    for _, combo in history:
+        for card in getattr(combo, "cards", ()):
+            counts[card >> 3] -= 1
+    return counts
+
+
 class Part(NamedTuple):
     """One combination of a plan. ``key`` is the engine's comparison key for that kind."""
 

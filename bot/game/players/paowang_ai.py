@@ -18,7 +18,7 @@ from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
-from bot.game.players.decompose import Decomposer, Part, Plan, counts_of
+from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
 
 FOUR, ACE, TWO = 4, 14, 15
 TURN = 7.0
@@ -70,26 +70,26 @@ _DECOMPOSER = Decomposer(
 
 @cache
 def _joker_parts(big: int, small: int, revealed: bool) -> tuple[Part, ...]:
-    """The best way to group the jokers into ladder entries (together, or one by one)."""
-    best: tuple[float, tuple[Part, ...]] = (0.0, ())
-    # split each kind of joker between at most two entries: (b1, s1) and the rest
-    for b1, s1 in product(range(big + 1), range(small + 1)):
-        groups = [(b1, s1), (big - b1, small - s1)]
-        if b1 == big and s1 == small:
-            groups = [(big, small)]
-        for b2, s2 in list(groups):
-            if (b2, s2) == (0, 0):
-                groups.remove((b2, s2))
-        parts: list[Part] = []
-        for b, s in groups:
-            # one lone 小王 next to a 大王 entry: it may as well stand alone
-            tier = _joker_tier(b, s, revealed)
-            parts.append(Part(_ladder_value(tier, BIG_JOKER if b else SMALL_JOKER),
-                              "ladder", BIG_JOKER if b else SMALL_JOKER, tier, b + s, True))
+    """The best grouping of the jokers into ladder entries: all together, one by one, or between.
+
+    At most four jokers: every way of labelling them into groups is tried, once per hand shape.
+    """
+    jokers = [BIG_JOKER] * big + [SMALL_JOKER] * small
+    best: tuple[float, tuple[Part, ...]] | None = None
+    for labels in product(range(len(jokers)), repeat=len(jokers)):
+        groups: dict[int, list[int]] = {}
+        for joker, label in zip(jokers, labels, strict=True):
+            groups.setdefault(label, []).append(joker)
+        parts = []
+        for group in groups.values():
+            b = group.count(BIG_JOKER)
+            key = BIG_JOKER if b else SMALL_JOKER
+            tier = _joker_tier(b, len(group) - b, revealed)
+            parts.append(Part(_ladder_value(tier, key), "ladder", key, tier, len(group), True))
         value = sum(part.value for part in parts)
-        if not best[1] or value > best[0]:
+        if best is None or value > best[0]:
             best = (value, tuple(parts))
-    return best[1]
+    return best[1] if best is not None else ()
 
 
 def _joker_tier(big: int, small: int, revealed: bool) -> int:
@@ -116,11 +116,10 @@ def plan_for(counts: Sequence[int], revealed: bool = False) -> Plan:
             tier = YAO_TIER[min(k, 8)]
             parts.append(Part(_ladder_value(tier, ACE), "ladder", ACE, tier, k + 1, True))
         plan = _DECOMPOSER.best(tuple(runs))
-        parts += plan.parts
-        score = plan.score + sum(part.value for part in parts[: 1 if k else 0])
+        score = plan.score + sum(part.value for part in parts)
         if best is None or score > best.score:
-            best = Plan(score, tuple(parts))
-    assert best is not None
+            best = Plan(score, (*parts, *plan.parts))
+    assert best is not None  # options always holds 0: no 幺
     parts = list(best.parts)
     if counts[TWO]:
         parts += _set_parts(TWO, counts[TWO])
@@ -137,20 +136,27 @@ def part_matches(part: Part, combo: Combo) -> bool:
     return combo.key == part.key
 
 
-def unseen_counts(view: SeatView) -> list[int]:
-    """Rank counts of the cards in other hands: the deck less this hand and all played cards."""
-    counts = [0] * 4 + [8] * 12 + [2, 2]
-    for card in view.hand:
-        counts[card >> 3] -= 1
-    for _, combo in view.history:
-        if combo is not None:
-            for card in combo.cards:
-                counts[card >> 3] -= 1
-    return counts
+#: cards per rank in the deck
+DECK = tuple([0] * 4 + [8] * 12 + [2, 2])
+
+
+def cards_unseen(view: SeatView) -> list[int]:
+    """Rank counts of the cards in the other hands, as far as this seat can tell."""
+    return unseen_counts(view.hand, view.history, DECK)
 
 
 def _points(cards: Sequence[Card]) -> int:
     return sum(POINTS[card >> 3] for card in cards)
+
+
+def _part_points(part: Part) -> int:
+    """The points a part of a plan would put on the table."""
+    if part.kind in ("straight", "pair_straight"):
+        width = part.size // part.chain
+        return width * sum(POINTS[rank] for rank in range(part.key - part.chain + 1, part.key + 1))
+    if part.kind == "ladder" and part.key in (ACE, SMALL_JOKER, BIG_JOKER):
+        return 0  # 幺 (4s and an A) and jokers hold no points
+    return POINTS[part.key] * part.size
 
 
 def _beatable(part: Part, unseen: Sequence[int]) -> bool:
@@ -217,14 +223,11 @@ class PaowangAI:
         return min(sizes, default=99)
 
     def _lead(self, view: SeatView, plan: Plan, options: list[Combo]) -> Combo:
-        unseen = unseen_counts(view)
+        unseen = cards_unseen(view)
         parts = [p for p in plan.parts if not p.bomb]
         bombs = [p for p in plan.parts if p.bomb]
         danger = self._danger(view)
-        hand_points = {p: 0 for p in parts}
-        for part in parts:
-            combo = next((c for c in options if part_matches(part, c)), None)
-            hand_points[part] = _points(combo.cards) if combo else 0
+        hand_points = {part: _part_points(part) for part in parts}
         weak = [p for p in parts if _beatable(p, unseen)]
         strong = [p for p in parts if not _beatable(p, unseen)]
         choice: Part | None = None
@@ -263,7 +266,7 @@ class PaowangAI:
         danger = self._danger(view)
         taker_left = view.hand_sizes[taker] if taker is not None else 99
         at_stake = view.trick_points
-        unseen = unseen_counts(view)
+        unseen = cards_unseen(view)
 
         best: Combo | None = None
         best_gain = float("-inf")

@@ -15,7 +15,7 @@ from bot.game import shuangkou
 from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key
-from bot.game.players.decompose import Decomposer, Part, Plan, counts_of
+from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
 
 ACE, TWO = 14, 15
 #: what one more play to make costs: a plan that needs fewer plays is worth this much more
@@ -90,16 +90,13 @@ def part_matches(part: Part, combo: Combo) -> bool:
     return combo.kind == part.kind and combo.key == part.key
 
 
-def unseen_counts(view: SeatView) -> list[int]:
-    """Rank counts of the cards in other hands: two decks less this hand and all played cards."""
-    counts = [0] * 3 + [8] * 13 + [2, 2]
-    for card in view.hand:
-        counts[card >> 3] -= 1
-    for _, combo in view.history:
-        if combo is not None:
-            for card in combo.cards:
-                counts[card >> 3] -= 1
-    return counts
+#: cards per rank in the deck
+DECK = tuple([0] * 3 + [8] * 13 + [2, 2])
+
+
+def cards_unseen(view: SeatView) -> list[int]:
+    """Rank counts of the cards in the other hands, as far as this seat can tell."""
+    return unseen_counts(view.hand, view.history, DECK)
 
 
 def _beatable(part: Part, unseen: Sequence[int]) -> bool:
@@ -120,7 +117,8 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
 
 
 class ShuangkouAI:
-    """The 双扣 player. Deterministic: the seed only breaks exact ties, by seat-free rules."""
+    """The 双扣 player. Deterministic: its choices follow from the view alone (the seed is
+    kept for the factory's one signature)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -153,7 +151,7 @@ class ShuangkouAI:
     # -- leading ---------------------------------------------------------------------------
 
     def _lead(self, view: SeatView, plan: Plan, options: list[Combo]) -> Combo:
-        unseen = unseen_counts(view)
+        unseen = cards_unseen(view)
         parts = [p for p in plan.parts if not p.bomb]
         bombs = [p for p in plan.parts if p.bomb]
         danger = self._danger(view)
