@@ -11,17 +11,17 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.game import IllegalPlay, shuangkou
-from bot.game.cards import SUITS, Card, double_deck, parse_cards
+from bot.game import IllegalPlay, Reason, shuangkou
+from bot.game.cards import SMALL_JOKER, SUITS, Card, double_deck, parse_cards
 from bot.game.common import Combo
 
-FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-GAMES = settings(max_examples=40, deadline=None)
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = settings(max_examples=100, deadline=None)
 
 Signature = tuple[str, int, int, int, tuple[int, ...]]
 
@@ -138,13 +138,13 @@ def check_against_brute_force(hand: list[Card], on: Combo | None) -> None:
 # ---- legal_plays ----------------------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(small_hands(), st.data())
 def test_no_legal_play_is_missing_or_extra(hand: list[Card], data: st.DataObject) -> None:
     check_against_brute_force(hand, draw_table(data, hand))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(plane_hands(), st.data())
 def test_no_legal_play_is_missing_with_planes_and_bombs(
     hand: list[Card], data: st.DataObject
@@ -178,27 +178,32 @@ def test_every_listed_play_is_a_play_that_beats(seed: int, data: st.DataObject) 
 
 
 def _snapshot(game: shuangkou.Game) -> dict[str, object]:
-    return copy.deepcopy({k: v for k, v in vars(game).items()})
+    return copy.deepcopy(dict(vars(game)))
+
+
+def _random_move(game: shuangkou.Game, rng: random.Random) -> None:
+    """A uniformly random choice among the legal plays, and passing when allowed."""
+    seat = game.turn
+    assert seat is not None and game.hands[seat], "the seat to act holds cards"
+    plays: list[Combo | None] = list(game.legal_plays())
+    assert plays or game.on_table is not None, "a leader always has a play"
+    if game.can_pass(seat):
+        plays.append(None)
+    choice = rng.choice(plays)
+    if choice is None:
+        game.pass_turn(seat)
+    else:
+        game.play(seat, choice.cards)
 
 
 def _random_game(seed: int) -> tuple[shuangkou.Game, int]:
-    """Play a dealt game with uniformly random legal moves, checking invariants as it goes."""
+    """Play a dealt game with random legal moves, checking that cards are conserved."""
     rng = random.Random(seed)
     game = shuangkou.Game.deal(seed)
     deck = sorted(double_deck())
     turns = 0
     while not game.over:
-        seat = game.turn
-        assert seat is not None and game.hands[seat], "the seat to act holds cards"
-        plays: list[Combo | None] = list(game.legal_plays())
-        assert plays or game.on_table is not None
-        if game.can_pass(seat):
-            plays.append(None)
-        choice = rng.choice(plays)
-        if choice is None:
-            game.pass_turn(seat)
-        else:
-            game.play(seat, choice.cards)
+        _random_move(game, rng)
         turns += 1
         assert turns < 2000, "a game must end"
         table = [card for _, combo in game.history if combo for card in combo.cards]
@@ -230,47 +235,50 @@ def test_a_deal_is_reproducible_from_its_seed(seed: int) -> None:
     assert sorted(c for hand in one.hands for c in hand) == sorted(double_deck())
 
 
+def _illegal_actions(game: shuangkou.Game) -> list[tuple[Reason, Callable[[], object]]]:
+    """Actions the rules refuse in this position, each with the reason expected."""
+    if game.over:
+        return [
+            (Reason.GAME_OVER, lambda: game.play(0, [Card(3)])),
+            (Reason.GAME_OVER, lambda: game.pass_turn(0)),
+        ]
+    seat = game.turn
+    assert seat is not None
+    hand = game.hands[seat]
+    other = (seat + 1) % 4
+    actions: list[tuple[Reason, Callable[[], object]]] = [
+        (Reason.NOT_YOUR_TURN, lambda: game.play(other, hand[:1])),
+        (Reason.NOT_YOUR_TURN, lambda: game.pass_turn(other)),
+        (Reason.NOT_IN_HAND, lambda: game.play(seat, [Card(SMALL_JOKER)] * 3)),  # 2 in a deal
+        (Reason.NOT_A_COMBINATION, lambda: game.play(seat, [])),
+    ]
+    if hand[0].rank != hand[-1].rank:  # two cards of different ranks are never a combination
+        actions.append((Reason.NOT_A_COMBINATION, lambda: game.play(seat, [hand[0], hand[-1]])))
+    on = game.on_table
+    if on is None:
+        actions.append((Reason.CANNOT_PASS, lambda: game.pass_turn(seat)))
+    else:
+        losing = [c for c in shuangkou.legal_plays(hand, None) if not shuangkou.beats(c, on)]
+        if losing:
+            actions.append((Reason.DOES_NOT_BEAT, lambda: game.play(seat, losing[0].cards)))
+    return actions
+
+
 @GAMES
-@given(st.integers(0, 2**32), st.data())
-def test_an_illegal_action_leaves_the_game_exactly_as_it_was(
-    seed: int, data: st.DataObject
-) -> None:
+@given(st.integers(0, 2**32), st.integers(0, 300))
+def test_an_illegal_action_leaves_the_game_exactly_as_it_was(seed: int, moves: int) -> None:
     rng = random.Random(seed)
     game = shuangkou.Game.deal(seed)
-    stop = data.draw(st.integers(0, 150))
-    for _ in range(stop):
+    for _ in range(moves):  # games last about 150 moves: some positions are after the end
         if game.over:
             break
-        seat = game.turn
-        assert seat is not None
-        plays: list[Combo | None] = list(game.legal_plays())
-        if game.can_pass(seat):
-            plays.append(None)
-        choice = rng.choice(plays)
-        if choice is None:
-            game.pass_turn(seat)
-        else:
-            game.play(seat, choice.cards)
+        _random_move(game, rng)
     before = _snapshot(game)
-    seat = game.turn if game.turn is not None else 0
-    attempts = [
-        lambda: game.play((seat + 1) % 4, game.hands[(seat + 1) % 4][:1]),  # not their turn
-        lambda: game.play(seat, [Card(16)] * 3),  # not in hand (nobody holds three 小王)
-        lambda: game.play(seat, [game.hands[seat][0], game.hands[seat][-1]])
-        if game.hands[seat] and game.hands[seat][0].rank != game.hands[seat][-1].rank
-        else game.play(seat, []),  # not a combination
-        lambda: game.pass_turn(seat) if game.on_table is None else game.pass_turn(seat + 1),
-    ]
-    if game.on_table is not None:
-        stronger = [c for c in shuangkou.legal_plays(game.hands[seat], None)
-                    if not shuangkou.beats(c, game.on_table)]
-        if stronger:
-            attempts.append(lambda: game.play(seat, stronger[0].cards))  # does not beat
-    for attempt in attempts:
+    for reason, action in _illegal_actions(game):
         try:
-            attempt()
-        except IllegalPlay:
-            pass
+            action()
+        except IllegalPlay as refused:
+            assert refused.reason == reason
         else:
-            raise AssertionError("an illegal action was accepted")
+            raise AssertionError(f"an illegal action was accepted ({reason})")
         assert _snapshot(game) == before
