@@ -32,7 +32,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 from telegram.request import HTTPXRequest
 
-from tests.fakebot import FakeTelegram, ManualClock, Validator
+from tests.fakebot import FakeTelegram, ManualClock, ScaledClock, Validator
 from tests.fakebot.fixtures import application_builder, running
 from tests.fakebot.formatting import parse, utf16_len
 from tests.fakebot.limits import SlidingWindow, window_for_rate
@@ -511,9 +511,30 @@ async def test_rights_in_groups(fake: FakeTelegram, http: Any) -> None:
     fake.chat(GROUP).bot_is_admin = True
     assert (await call(http, fake, "pinChatMessage", pin))[0] == 200
     assert fake.chat(GROUP).pinned == [pin["message_id"]]
+    fake.kick_bot(GROUP)
+    status, body = await send(http, fake, GROUP, "还在吗")
+    assert (status, body["description"]) == (
+        403,
+        "Forbidden: bot was kicked from the supergroup chat",
+    )
 
 
 # ---------------------------------------------------------------------------- flood limits
+
+
+def test_scaled_clock_compresses_time() -> None:
+    clock = ScaledClock(1000)
+    first = clock()
+    assert ScaledClock(1)() < 1
+    while clock() - first < 1:  # a real millisecond or so
+        pass
+    with pytest.raises(ValueError):
+        ScaledClock(0)
+    manual = ManualClock(5)
+    manual.advance(2.5)
+    assert manual() == 7.5
+    with pytest.raises(ValueError):
+        manual.advance(-1)
 
 
 def test_sliding_window_retry_after() -> None:
@@ -765,6 +786,17 @@ async def test_users_write_to_the_bot_only_after_start(fake: FakeTelegram) -> No
         await fake.send_text(BOB, ALICE, "/start")
     await fake.send_text(BOB, GROUP, "groups are fine")
     assert BOB in fake.chat(GROUP).members
+
+
+async def test_wait_for_request_sees_only_what_came_after(fake: FakeTelegram, http: Any) -> None:
+    await send(http, fake, GROUP, "旧")
+    mark = len(fake.requests)
+    waiter = asyncio.create_task(fake.wait_for_request("sendMessage", since=mark, timeout=5))
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    await send(http, fake, GROUP, "新")
+    record = await waiter
+    assert record.params["text"] == "新" and record.result["text"] == "新"
 
 
 async def test_wait_for_times_out_with_a_clear_message(fake: FakeTelegram) -> None:
