@@ -330,3 +330,45 @@ def test_a_flush_run_reads_as_its_strongest_reading_the_straight_flush() -> None
 
 def test_combo_repr_says_what_it_is() -> None:
     assert repr(combo("♠3 ♥3")) == "<Combo pair '♠3 ♥3'>"
+
+
+# ---- legal plays (the contract of design.md) ---------------------------------------------
+
+
+def plays(hand: str, on: str | None = None) -> list[tuple[str, str]]:
+    table = None if on is None else combo(on)
+    return sorted(
+        (c.kind, " ".join(str(card.rank) for card in sorted(c.cards)))
+        for c in shuangkou.legal_plays(parse_cards(hand), table)
+    )
+
+
+def test_plays_that_differ_only_in_suits_count_once() -> None:
+    assert plays("♠7 ♥7 ♣7") == [("pair", "7 7"), ("single", "7"), ("triple", "7 7 7")]
+
+
+def test_a_straight_flush_is_a_play_of_its_own() -> None:
+    listed = plays("♠3 ♠4 ♠5 ♠6 ♠7 ♥7")
+    assert ("straight", "3 4 5 6 7") in listed
+    assert ("straight_flush", "3 4 5 6 7") in listed
+
+
+def test_a_straight_the_hand_makes_only_of_one_suit_is_the_straight_flush_alone() -> None:
+    listed = plays("♠3 ♠4 ♠5 ♠6 ♠7")
+    assert ("straight_flush", "3 4 5 6 7") in listed
+    assert ("straight", "3 4 5 6 7") not in listed
+
+
+def test_answering_a_straight_any_straight_flush_of_its_length_and_any_bomb() -> None:
+    assert plays("♥3 ♥4 ♥5 ♥6 ♥7 ♠8 9 9 9 9", on="♠10 ♥J ♠Q ♠K ♠A") == [
+        ("bomb", "9 9 9 9"), ("straight_flush", "3 4 5 6 7"),
+    ]
+
+
+def test_answering_nothing_beats_a_joker_bomb() -> None:
+    assert plays("3 3 3 3 3 3 3 3 4 4 4 4 5 5 5 5", on="小王 小王 大王 大王") == []
+
+
+def test_answering_a_plane_by_its_triples() -> None:
+    listed = plays("4 4 4 5 5 5 6 6 6 10 10 J J Q Q", on="3 3 3 4 4 4 5 5 5 6 6 7 7 8 8")
+    assert listed == [("plane", "4 4 4 5 5 5 6 6 6 10 10 11 11 12 12")]
