@@ -49,8 +49,11 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         Application.builder()
         .token(settings.token)
         .rate_limiter(
+            # AIORateLimiter is a leaky bucket: it lets a full bucket through and then drips,
+            # so a bucket of half the limit keeps any one-second window under the limit.
+            # Group pacing proper is the service's sliding window (GroupChannel).
             AIORateLimiter(
-                overall_max_rate=settings.overall_messages_per_second,
+                overall_max_rate=max(1.0, settings.overall_messages_per_second / 2),
                 group_max_rate=settings.group_messages_per_minute,
                 max_retries=3,
             )

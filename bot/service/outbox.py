@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -44,6 +45,27 @@ class Messenger:
         self.bot = bot
         self.retries = retries
         self.calls = 0
+        self._group_times: dict[int, deque[float]] = {}
+
+    def _count_group(self, chat_id: int) -> None:
+        if chat_id < 0:
+            self._group_times.setdefault(chat_id, deque()).append(time.monotonic())
+
+    def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
+        """Seconds until one more message fits ``budget`` messages per ``window`` in a group.
+
+        Sends and edits both count, as Telegram counts them: a sliding window, because a
+        token bucket would allow a burst on top of a full window.
+        """
+        times = self._group_times.get(chat_id)
+        if not times:
+            return 0.0
+        now = time.monotonic()
+        while times and now - times[0] >= window:
+            times.popleft()
+        if len(times) < budget:
+            return 0.0
+        return times[len(times) - budget] + window - now
 
     async def _call(self, make: Callable[[], Awaitable[object]]) -> tuple[Delivery, object]:
         delay = 0.2
@@ -79,6 +101,7 @@ class Messenger:
         *,
         notify: bool = True,
     ) -> Sent:
+        self._count_group(chat_id)
         delivery, message = await self._call(
             lambda: self.bot.send_message(
                 chat_id,
@@ -95,6 +118,7 @@ class Messenger:
     async def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> Delivery:
+        self._count_group(chat_id)
         delivery, _ = await self._call(
             lambda: self.bot.edit_message_text(
                 text[:MAX_TEXT],
@@ -132,6 +156,7 @@ class GroupChannel:
         chat_id: int,
         *,
         interval: float,
+        budget: int,
         render_table: Callable[[], str],
         on_table_message: Callable[[int], Awaitable[None]] | None = None,
         table_message_id: int | None = None,
@@ -139,6 +164,7 @@ class GroupChannel:
         self.messenger = messenger
         self.chat_id = chat_id
         self.interval = interval
+        self.budget = budget
         self.render_table = render_table
         self.on_table_message = on_table_message
         self.table_message_id = table_message_id
@@ -188,7 +214,10 @@ class GroupChannel:
             await self._wake.wait()
             self._wake.clear()
             while self._posts or self._dirty:
-                wait = self._next_at - time.monotonic()
+                wait = max(
+                    self._next_at - time.monotonic(),
+                    self.messenger.group_wait(self.chat_id, self.budget),
+                )
                 if wait > 0:
                     await asyncio.sleep(wait)  # pacing to the group's limit
                 try:

@@ -422,7 +422,7 @@ class GameService:
             if game.result.outcome == "双扣" or not game.result.finish_order:
                 return random.Random(table.seed).randrange(table.size)
             return int(game.result.finish_order[0])
-        leader = game.next_game_leader
+        leader = game.next_game_leader()
         return int(leader) if leader is not None else None
 
     async def _start(self, table: Table) -> None:
@@ -456,7 +456,9 @@ class GameService:
         await self._advance(table)
 
     def _open_channel(self, table: Table, table_message_id: int | None = None) -> None:
-        interval = 60.0 / (self.settings.group_messages_per_minute * 0.75)
+        limit = self.settings.group_messages_per_minute
+        interval = 60.0 / limit
+        budget = max(1, limit - max(2, limit // 10))  # room for lobby and command replies
 
         async def remember_table(message_id: int) -> None:
             await self.db.games.update(table.game_id, table_message_id=message_id)
@@ -465,6 +467,7 @@ class GameService:
             self.messenger,
             table.chat_id,
             interval=interval,
+            budget=budget,
             render_table=lambda: self._render_table(table),
             on_table_message=remember_table,
             table_message_id=table_message_id,

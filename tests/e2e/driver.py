@@ -1,0 +1,215 @@
+"""Drive the real bot through the fake Bot API server as a group of simulated people."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.app import build_application
+from bot.config import Settings
+from bot.service import GameService
+from bot.service.tables import Table
+from tests.fakebot import FakeMessage, FakeTelegram
+
+GROUP = -1001
+ADMIN = 999
+CARD_TOKEN = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])")
+
+
+def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "telegram_bot_token": fake.token,
+        "telegram_api_base_url": fake.base_url,
+        "database_path": str(db_path),
+        "computer_delay": 0.0,
+        "min_game_seconds": 0.0,
+        "turn_seconds": 60.0,
+        "reveal_seconds": 60.0,
+        "group_messages_per_minute": fake.flood.group[0],
+        "user_actions_per_second": 1000.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
+    """The bot as ``run_polling`` runs it: initialize, post_init, start, poll; then the reverse."""
+    application = build_application(settings)
+    await application.initialize()
+    try:
+        assert application.post_init is not None
+        await application.post_init(application)
+        await application.start()
+        assert application.updater is not None
+        await application.updater.start_polling(
+            poll_interval=0, timeout=10, allowed_updates=["message", "callback_query"]
+        )
+        try:
+            yield application.bot_data["service"]
+        finally:
+            await application.updater.stop()
+            await application.stop()
+            assert application.post_shutdown is not None
+            await application.post_shutdown(application)
+    finally:
+        await application.shutdown()
+
+
+@dataclass
+class Table_:
+    """What a test knows about the game in the group (through the fake only)."""
+
+    people: list[int]
+    presses: int = 0
+    typed: int = 0
+    answers: list[str] = field(default_factory=list)
+
+
+def setup_world(fake: FakeTelegram, people: int) -> list[int]:
+    ids = [101 + i for i in range(people)]
+    fake.add_group(GROUP, "牌友群", admins=(ADMIN,))
+    for index, user_id in enumerate(ids):
+        fake.add_user(user_id, f"玩家{index + 1}", language_code="zh-hans")
+    return ids
+
+
+def live_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
+    """The private message with buttons the bot keeps for a deciding player, if any."""
+    for message in reversed(fake.chat(user_id).bot_messages):
+        if message.reply_markup and not message.deleted:
+            return message
+    return None
+
+
+def labels(message: FakeMessage) -> list[str]:
+    return list(message.labels)
+
+
+async def open_lobby(
+    fake: FakeTelegram, people: list[int], variant: str, computers: int
+) -> FakeMessage:
+    for user_id in people:
+        await fake.send_text(user_id, user_id, "/start")
+    await fake.wait_for(
+        lambda: all(fake.chat(u).bot_messages for u in people), what="hello messages"
+    )
+    await fake.send_text(people[0], GROUP, f"/newgame {variant}")
+    lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
+    for user_id in people[1:]:
+        result = await fake.press(user_id, GROUP, lobby.message_id, "加入")
+        await result.answered()
+    for _ in range(computers):
+        result = await fake.press(people[0], GROUP, lobby.message_id, "加电脑")
+        await result.answered()
+    return lobby
+
+
+async def play_out(
+    fake: FakeTelegram,
+    service: GameService,
+    people: list[int],
+    game_id: int,
+    *,
+    type_every: int = 0,
+    timeout: float = 120.0,
+) -> Table_:
+    """Every person decides when asked: at the 亮王 gate, and on their turns with 提示 then
+    出牌 (or 不出 every third time they may). Runs until the result is posted."""
+    state = Table_(people)
+    table: Table = service.tables[game_id]
+
+    def pending() -> Any:
+        if table.status != "playing":
+            return "over"
+        for user_id in people:
+            message = live_message(fake, user_id)
+            if message is not None and any(
+                label in ("亮王", "不亮", "知道了，继续", "提示") for label in message.labels
+            ):
+                return (user_id, message)
+        return None
+
+    turn = 0
+    while True:
+        found = await fake.wait_for(pending, timeout, what="a decision or the end")
+        if found == "over":
+            break
+        user_id, message = found
+        names = message.labels
+        if "亮王" in names:
+            label = "亮王" if turn % 2 == 0 else "不亮"
+            state.answers.append(
+                (
+                    await (await fake.press(user_id, user_id, message.message_id, label)).answered()
+                ).text
+                or ""
+            )
+            turn += 1
+            continue
+        if "知道了，继续" in names:
+            await (
+                await fake.press(user_id, user_id, message.message_id, "知道了，继续")
+            ).answered()
+            continue
+        turn += 1
+        may_pass = "不出" in names
+        if may_pass and turn % 3 == 0:
+            if type_every and turn % type_every == 0:
+                await fake.send_text(user_id, user_id, "不出")
+                state.typed += 1
+                await fake.wait_for(
+                    lambda m=message, u=user_id: (
+                        live_message(fake, u) is not m or table.status != "playing"
+                    ),
+                    what="typed pass taken",
+                )
+                continue
+            await (await fake.press(user_id, user_id, message.message_id, "不出")).answered()
+            state.presses += 1
+            continue
+        hint = await (await fake.press(user_id, user_id, message.message_id, "提示")).answered()
+        state.presses += 1
+        played = hint.text.split("：", 1)[-1] if hint.text and "：" in hint.text else ""
+        if type_every and turn % type_every == 0 and played:
+            await fake.send_text(user_id, user_id, played)
+            state.typed += 1
+            await fake.wait_for(
+                lambda m=message, u=user_id: (
+                    live_message(fake, u) is not m or table.status != "playing"
+                ),
+                what="typed play taken",
+            )
+            continue
+        current = fake.chat(user_id).message(message.message_id)
+        assert current is not None
+        play_button = next((lb for lb in current.labels if lb.startswith("出牌")), None)
+        assert play_button is not None, current.labels
+        answer = await (
+            await fake.press(user_id, user_id, message.message_id, play_button)
+        ).answered()
+        state.presses += 1
+        state.answers.append(answer.text or "")
+    return state
+
+
+def cards_shown(texts: list[str]) -> Counter[str]:
+    """The most copies of each suited card any one group message showed."""
+    most: Counter[str] = Counter()
+    for shown in texts:
+        for card, count in Counter(CARD_TOKEN.findall(shown)).items():
+            most[card] = max(most[card], count)
+    return most
+
+
+def cards_played(table: Table) -> Counter[str]:
+    played: Counter[str] = Counter()
+    for kind, _, cards in table.log:
+        if kind == "play" and cards:
+            played.update(CARD_TOKEN.findall(cards))
+    return played

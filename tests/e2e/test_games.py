@@ -1,0 +1,66 @@
+"""Complete games through the real Application and the fake Bot API server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.driver import (
+    GROUP,
+    bot_settings,
+    cards_played,
+    cards_shown,
+    open_lobby,
+    play_out,
+    running_bot,
+    setup_world,
+)
+from tests.fakebot import FakeTelegram
+
+
+@pytest.fixture
+def fake_telegram_options() -> dict[str, Any]:
+    return {"group_messages_per_minute": 600, "private_messages_per_second": 200.0}
+
+
+@pytest.mark.parametrize(
+    ("variant", "humans", "computers"),
+    [("双扣", 4, 0), ("刨王", 5, 0), ("双扣", 2, 2), ("刨王", 2, 3)],
+)
+async def test_a_complete_game_through_telegram(
+    fake_telegram: FakeTelegram, tmp_path, variant: str, humans: int, computers: int
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, humans)
+    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        lobby = await open_lobby(fake, people, variant, computers)
+        game_id = service.by_chat[GROUP]
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        table = service.tables[game_id]
+        state = await play_out(fake, service, people, game_id, type_every=5)
+        result_message = await fake.wait_for_message(GROUP, contains="结果")
+        await table.channel.drain()
+
+        result = table.game.result
+        # the settlement is in the group, and every human's rating moved by their delta
+        for index, seat in enumerate(table.seats):
+            if seat.is_human:
+                rating = await service.db.ratings.get(user_id=seat.user_id, game=table.variant.name)
+                assert rating.games == 1
+                assert rating.score == result.deltas[index]
+                assert f"{result.deltas[index]:+d}" in result_message.text
+        assert "再来一局" in result_message.labels
+        # no group message ever showed a card that was not played (hands stay hidden)
+        shown = cards_shown(fake.sent_to(GROUP))
+        played = cards_played(table)
+        assert all(count <= played[card] for card, count in shown.items()), (shown, played)
+        # every press was answered; nothing was refused; no flood limit was exceeded
+        assert not fake.unanswered_callbacks()
+        fake.assert_clean()
+        assert state.presses > 0
+        # the log in the database is the game: replaying it gives the same result
+        record = await service.db.games.get(game_id)
+        assert record is not None and record.status == "finished"
+        replayed = await service._rebuild(record)
+        assert replayed.result == result
