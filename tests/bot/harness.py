@@ -65,6 +65,9 @@ class RecordingMessenger:
         self.calls += 1
         return Delivery.OK if self.messages.pop((chat_id, message_id), None) else Delivery.GONE
 
+    def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
+        return 0.0
+
     def chat(self, chat_id: int) -> list[Message]:
         return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
 
