@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, double_deck_without_threes, take_from
+from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, Card, double_deck_without_threes
 from bot.game.common import (
     Combo,
     Event,
@@ -98,6 +98,28 @@ ESCAPE_GAMES = 4
 WANG = 0
 OTHER = 1
 
+# The deck in its unshuffled order, built once (cards are immutable): building it is a third
+# of a deal's cost otherwise.
+_DECK: tuple[Card, ...] = tuple(double_deck_without_threes())
+# The seats after each seat in playing order, itself last.
+_AFTER = tuple(
+    tuple((seat + step) % SEATS for step in range(1, SEATS + 1)) for seat in range(SEATS)
+)
+
+
+def _count_jokers(hand: list[Card]) -> tuple[int, int]:
+    """(大王, 小王) in a sorted hand. Jokers sort last, so only they are visited."""
+    bigs = smalls = 0
+    for card in reversed(hand):
+        rank = card >> 3
+        if rank == BIG_JOKER:
+            bigs += 1
+        elif rank == SMALL_JOKER:
+            smalls += 1
+        else:
+            break
+    return bigs, smalls
+
 
 def settlement_row(wang_size: int, wang_won: bool) -> tuple[int, int]:
     """(each winner's, each loser's) base score for a 王 side of ``wang_size`` (1 or 2)."""
@@ -127,8 +149,9 @@ class Game:
         if not 0 <= leader < SEATS:
             raise ValueError(f"no such seat: {leader}")
         self.hands: list[list[Card]] = [sorted(hand) for hand in hands]
-        bigs = [sum(1 for card in hand if card >> 3 == BIG_JOKER) for hand in self.hands]
-        smalls = [sum(1 for card in hand if card >> 3 == SMALL_JOKER) for hand in self.hands]
+        jokers = [_count_jokers(hand) for hand in self.hands]
+        bigs = [big for big, _ in jokers]
+        smalls = [small for _, small in jokers]
         if sum(bigs) > 2 or sum(smalls) > 2:
             raise ValueError("there are two 大王 and two 小王 in 刨王's deck")
         if not self.hands[leader]:
@@ -161,9 +184,7 @@ class Game:
             if not hand:
                 self.finish_order.append(seat)
         self.turn: int | None = None if self._pending else leader
-        holder = next(
-            (s for s in range(SEATS) if bigs[s] == 2 and smalls[s] == 2), None
-        )
+        holder = next((s for s in range(SEATS) if bigs[s] == 2 and smalls[s] == 2), None)
         if holder is not None:
             self._finish_instant(holder)
         else:
@@ -178,11 +199,10 @@ class Game:
         the previous winner), the seat dealt the first ♥5 leads.
         """
         rng = random.Random(seed)
-        deck = double_deck_without_threes()
+        deck = list(_DECK)
         rng.shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(SEATS)]
-        for i, card in enumerate(deck):
-            hands[(1 + i) % SEATS].append(card)
+        # card i to seat (1 + i) % 5: seat s takes every fifth card from index (s - 1) % 5
+        hands = [deck[(seat - 1) % SEATS :: SEATS] for seat in range(SEATS)]
         if leader is None:
             leader = (1 + deck.index(HEART_FIVE)) % SEATS
         return cls(hands, leader)
@@ -249,7 +269,8 @@ class Game:
         return next((s for s in self.finish_order if s in winners), None)
 
     def can_pass(self, seat: int) -> bool:
-        return not self.over and seat == self.turn and self.on_table is not None
+        # (asked at every turn: the attributes are read directly rather than through ``over``)
+        return seat == self.turn and self.on_table is not None and self.result is None
 
     def legal_plays(self, seat: int | None = None) -> list[Combo]:
         """The plays the seat to act (or ``seat``, if it is to act) may make now."""
@@ -299,9 +320,7 @@ class Game:
             mine = self.side_of(seat)
         else:
             # the 大王 this seat can place: its own, and those revealed or played by others
-            known = [
-                max(self.revealed_jokers[s], self.big_jokers_played[s]) for s in range(SEATS)
-            ]
+            known = [max(self.revealed_jokers[s], self.big_jokers_played[s]) for s in range(SEATS)]
             known[seat] = self.big_jokers[seat]
             if sum(known) < sum(self.big_jokers):
                 # Some 大王 is unplaced. A holder of one cannot tell who has the other;
@@ -354,14 +373,39 @@ class Game:
             raise IllegalPlay(Reason.NOT_YOUR_TURN, f"seat {self.turn} is to act")
 
     def play(self, seat: int, cards: Iterable[Card]) -> list[Event]:
-        self._check_turn(seat)
+        # Only a refusal pays for the full check, which raises with its reason: the seat to
+        # act, no 亮王 pending and the game not over is exactly what the check accepts.
+        if seat != self.turn or self.result is not None or self._pending:
+            self._check_turn(seat)
         wanted = list(cards)
         if not wanted:
             raise IllegalPlay(Reason.NOT_A_COMBINATION, "no cards")
         hand = self.hands[seat]
-        actual = take_from(hand, wanted)
-        if actual is None:
-            raise IllegalPlay(Reason.NOT_IN_HAND)
+        # The cards taken as cards.take_from takes them (exact cards first, then each card
+        # typed without a suit takes the lowest held of its rank), but on a copy that becomes
+        # the hand once the play is legal: no second pass of removals.
+        remaining = hand.copy()
+        actual: list[Card] = []
+        loose: list[Card] = []
+        for card in wanted:
+            if card & 7 == NO_SUIT and card >> 3 < SMALL_JOKER:  # any card of its rank
+                loose.append(card)
+                continue
+            try:
+                remaining.remove(card)
+            except ValueError:
+                raise IllegalPlay(Reason.NOT_IN_HAND) from None
+            actual.append(card)
+        for card in loose:
+            rank = card >> 3
+            for i, held in enumerate(remaining):
+                if held >> 3 == rank:
+                    actual.append(remaining.pop(i))
+                    break
+            else:
+                raise IllegalPlay(Reason.NOT_IN_HAND)
+        # classified afresh even when the cards come from legal_plays: a caller's Combo is
+        # never trusted, so play() refuses everything the rules do
         combo = classify(actual, self.revealed[seat])
         if combo is None:
             raise IllegalPlay(Reason.NOT_A_COMBINATION)
@@ -369,14 +413,17 @@ class Game:
         if on is not None and not beats(combo, on):
             raise IllegalPlay(Reason.DOES_NOT_BEAT, f"{combo!r} on {on!r}")
         # -- from here on the action is legal: change the state
-        for card in actual:
-            hand.remove(card)
+        hand[:] = remaining  # in place: callers may hold the hand's list
         self.history.append((seat, combo))
         self.on_table = combo
         self.on_table_seat = seat
         self._passes = 0
-        self._trick_points += card_points(actual)
-        self.big_jokers_played[seat] += sum(1 for card in actual if card >> 3 == BIG_JOKER)
+        points = 0
+        for card in actual:
+            points += POINTS[card >> 3]
+        self._trick_points += points
+        if combo.key == BIG_JOKER:  # the key of every entry holding a 大王, and of no other
+            self.big_jokers_played[seat] += sum(1 for card in actual if card >> 3 == BIG_JOKER)
         events: list[Event] = [Played(seat, combo, len(hand))]
         if not hand:
             self.finish_order.append(seat)
@@ -393,14 +440,17 @@ class Game:
         return events
 
     def pass_turn(self, seat: int) -> list[Event]:
-        self._check_turn(seat)
-        if self.on_table is None or self.on_table_seat is None:
+        if seat != self.turn or self.result is not None or self._pending:  # as in play()
+            self._check_turn(seat)
+        taker = self.on_table_seat
+        if self.on_table is None or taker is None:
             raise IllegalPlay(Reason.CANNOT_PASS, "the leader must play")
         self.history.append((seat, None))
         self._passes += 1
         events: list[Event] = [Passed(seat)]
-        taker = self.on_table_seat
-        others = sum(1 for s in range(SEATS) if s != taker and self.hands[s])
+        hands = self.hands
+        # the players other than the taker still holding cards: the trick ends when all passed
+        others = sum(map(bool, hands)) - (1 if hands[taker] else 0)
         if self._passes >= others:
             self._take_trick(events)
         else:
@@ -410,9 +460,9 @@ class Game:
     # -- internals ---------------------------------------------------------------------
 
     def _next_holding(self, seat: int) -> int:
-        for step in range(1, SEATS + 1):
-            candidate = (seat + step) % SEATS
-            if self.hands[candidate]:
+        hands = self.hands
+        for candidate in _AFTER[seat]:
+            if hands[candidate]:
                 return candidate
         raise AssertionError("nobody holds cards in a game that is not over")
 

@@ -38,17 +38,41 @@ TWO = 15
 KINDS = ("single", "pair", "straight", "pair_straight", "ladder")
 #: Chinese names of the kinds, for front ends (a ladder entry is named by :func:`tier_name`)
 KIND_NAMES = {
-    "single": "单张", "pair": "对牌", "straight": "单顺", "pair_straight": "双顺", "ladder": "刨",
+    "single": "单张",
+    "pair": "对牌",
+    "straight": "单顺",
+    "pair_straight": "双顺",
+    "ladder": "刨",
 }
 
 #: The ladder, low to high: row number -> name, exactly the table of the rules.
 LADDER: dict[int, str] = {
-    1: "三路", 2: "单张小王", 3: "四路", 4: "小幺", 5: "五路", 6: "单大王 (未亮)", 7: "六路",
-    8: "双小王", 9: "中幺", 10: "单大王 (未亮) + 单小王", 11: "七路", 12: "单大王 (已亮)",
-    13: "八路", 14: "单大王 (未亮) + 双小王", 15: "老幺", 16: "单大王 (已亮) + 单小王",
-    17: "双大王 (未亮)", 18: "单大王 (已亮) + 双小王", 19: "老老幺 ×5",
-    20: "双大王 (未亮) + 单小王", 21: "老老幺 ×6", 22: "双大王 (未亮) + 双小王",
-    23: "双大王 (已亮)", 24: "老老幺 ×7", 25: "双大王 (已亮) + 单小王", 26: "老老幺 ×8",
+    1: "三路",
+    2: "单张小王",
+    3: "四路",
+    4: "小幺",
+    5: "五路",
+    6: "单大王 (未亮)",
+    7: "六路",
+    8: "双小王",
+    9: "中幺",
+    10: "单大王 (未亮) + 单小王",
+    11: "七路",
+    12: "单大王 (已亮)",
+    13: "八路",
+    14: "单大王 (未亮) + 双小王",
+    15: "老幺",
+    16: "单大王 (已亮) + 单小王",
+    17: "双大王 (未亮)",
+    18: "单大王 (已亮) + 双小王",
+    19: "老老幺 ×5",
+    20: "双大王 (未亮) + 单小王",
+    21: "老老幺 ×6",
+    22: "双大王 (未亮) + 双小王",
+    23: "双大王 (已亮)",
+    24: "老老幺 ×7",
+    25: "双大王 (已亮) + 单小王",
+    26: "老老幺 ×8",
     27: "双大王 (已亮) + 双小王",
 }
 
@@ -62,12 +86,22 @@ _JOKER_TIER: dict[tuple[int, int, bool], int] = {}
 for _revealed in (False, True):
     _JOKER_TIER[0, 1, _revealed] = 2
     _JOKER_TIER[0, 2, _revealed] = 8
-_JOKER_TIER.update({
-    (1, 0, False): 6, (1, 1, False): 10, (1, 2, False): 14,
-    (2, 0, False): 17, (2, 1, False): 20, (2, 2, False): 22,
-    (1, 0, True): 12, (1, 1, True): 16, (1, 2, True): 18,
-    (2, 0, True): 23, (2, 1, True): 25, (2, 2, True): 27,
-})
+_JOKER_TIER.update(
+    {
+        (1, 0, False): 6,
+        (1, 1, False): 10,
+        (1, 2, False): 14,
+        (2, 0, False): 17,
+        (2, 1, False): 20,
+        (2, 2, False): 22,
+        (1, 0, True): 12,
+        (1, 1, True): 16,
+        (1, 2, True): 18,
+        (2, 0, True): 23,
+        (2, 1, True): 25,
+        (2, 2, True): 27,
+    }
+)
 #: the lowest row that beats a 双顺 (四路)
 PAIR_STRAIGHT_BREAKER = 3
 
@@ -95,6 +129,17 @@ def classify(cards: Sequence[Card], revealed: bool = False) -> Combo | None:
     holding a 大王 to their 已亮 rows. Cards may be typed without a suit: only ranks count.
     """
     n = len(cards)
+    if n == 1:
+        # Game.play classifies every play and most plays are singles: read them without
+        # counting ranks.
+        rank = cards[0] >> 3
+        if FOUR <= rank <= TWO:
+            return Combo("single", (cards[0],), rank)
+        if rank == SMALL_JOKER:
+            return Combo("ladder", (cards[0],), SMALL_JOKER, 1, _JOKER_TIER[0, 1, bool(revealed)])
+        if rank == BIG_JOKER:
+            return Combo("ladder", (cards[0],), BIG_JOKER, 1, _JOKER_TIER[1, 0, bool(revealed)])
+        return None
     if not n:
         return None
     counts: dict[int, int] = {}
@@ -115,8 +160,6 @@ def classify(cards: Sequence[Card], revealed: bool = False) -> Combo | None:
         rank = cards[0] >> 3
         if rank < FOUR:  # no 3s in 刨王's deck
             return None
-        if n == 1:
-            return Combo("single", combo_cards, rank)
         if n == 2:
             return Combo("pair", combo_cards, rank)
         if n <= 8:
@@ -158,9 +201,32 @@ def beats(new: Combo, old: Combo) -> bool:
 
 # ---- legal plays ------------------------------------------------------------------------
 
-# Speed matters here (computer players and the hand keyboard ask for every position), so the
-# generators work on rank buckets built once, take cards by slicing, and build each Combo with
-# one positional call.
+# Speed matters here (computer players and the hand keyboard ask for every position, and the
+# random-game benchmark asks at every turn), so the generators work on rank buckets built once,
+# take cards by slicing, build each Combo with one positional call, and skip a whole family
+# of plays where there can be none (runs without three ranks in a row, N路 above 八路).
+# Nothing is remembered between calls. The order of the plays is part of the behaviour (seeded
+# random players pick by index): every generator keeps it.
+
+# Ladder rows by the number of cards of one rank: for a row t on the table, the fewest cards
+# of a rank that make an N路 on a strictly higher row (9: none can) ...
+_ROAD_ABOVE = tuple(next((n for n in range(3, 9) if _ROAD_TIER[n] > t), 9) for t in range(28))
+# ... and the N of row t when row t is an N路 (0 otherwise): N cards of a rank above the
+# table's rank make an entry on the same row that beats it.
+_ROAD_AT = tuple(_ROAD_TIER.index(t) if t in _ROAD_TIER[3:] else 0 for t in range(28))
+# Joker entries a hand can make, by (大王 held, 小王 held, revealed), each capped at two:
+# (大王 used, 小王 used, row, key) in the order the plays are listed (fewer 大王 first).
+_JOKER_PLAYS: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {
+    (bigs, smalls, revealed): tuple(
+        (b, s, _JOKER_TIER[b, s, revealed], BIG_JOKER if b else SMALL_JOKER)
+        for b in range(bigs + 1)
+        for s in range(smalls + 1)
+        if b or s
+    )
+    for bigs in range(3)
+    for smalls in range(3)
+    for revealed in (False, True)
+}
 
 
 def legal_plays(hand: Sequence[Card], on: Combo | None, revealed: bool = False) -> list[Combo]:
@@ -169,8 +235,11 @@ def legal_plays(hand: Sequence[Card], on: Combo | None, revealed: bool = False) 
     Suits never matter in 刨王, so plays that differ only in suits count once; each play takes
     the lowest cards (by suit) of its ranks. ``revealed``: the player has revealed (亮王).
     """
+    # one bucket per rank (0..17) as a literal: a comprehension costs twice as much
+    # fmt: off
     by_rank: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
                                  [], []]
+    # fmt: on
     for card in hand:
         by_rank[card >> 3].append(card)
     out: list[Combo] = []
@@ -184,7 +253,7 @@ def legal_plays(hand: Sequence[Card], on: Combo | None, revealed: bool = False) 
         _ladder(out, by_rank, revealed, on.tier, on.key)
         return out
     if kind == "single":
-        _sets(out, by_rank, 1, on.key)
+        _singles(out, by_rank, on.key)
     elif kind == "pair":
         _sets(out, by_rank, 2, on.key)
     elif kind == "straight":
@@ -197,47 +266,61 @@ def legal_plays(hand: Sequence[Card], on: Combo | None, revealed: bool = False) 
     return out
 
 
+def _singles(out: list[Combo], by_rank: list[list[Card]], above: int) -> None:
+    """Singles of ranks above ``above``: the most frequent answer, so a loop of its own."""
+    append = out.append
+    for rank in range(max(FOUR, above + 1), TWO + 1):
+        cards = by_rank[rank]
+        if cards:
+            append(Combo("single", (cards[0],), rank))
+
+
 def _sets(out: list[Combo], by_rank: list[list[Card]], size: int, above: int) -> None:
     """Singles (size 1), pairs (2), or both (0) of ranks above ``above``."""
+    append = out.append
     for rank in range(max(FOUR, above + 1), TWO + 1):
         cards = by_rank[rank]
         if not cards:
             continue
         if size != 2:
-            out.append(Combo("single", (cards[0],), rank))
+            append(Combo("single", (cards[0],), rank))
         if size != 1 and len(cards) > 1:
-            out.append(Combo("pair", (cards[0], cards[1]), rank))
+            append(Combo("pair", (cards[0], cards[1]), rank))
+
+
+# the slots of a rank without two cards in _runs' flat tuple of pairs
+_NO_PAIR = (None, None)
 
 
 def _runs(
     out: list[Combo], by_rank: list[list[Card]], width: int, exact_chain: int, above: int
 ) -> None:
     """单顺 (width 1), 双顺 (2) or both (0), of ``exact_chain`` ranks (0: any) topping above."""
-    # One flat tuple per width holding the cards each rank gives a run (None where it has too
-    # few), so that every run's cards are a single slice.
-    singles: list[Card | None] = []
-    pairs: list[Card | None] = []
     present = 0  # bit r-4: the rank has a card; bit r-4 of doubled: it has two
     doubled = 0
+    bit = 1
     for rank in range(FOUR, ACE + 1):
-        cards = by_rank[rank]
-        count = len(cards)
+        count = len(by_rank[rank])
         if count:
-            present |= 1 << (rank - FOUR)
-            singles.append(cards[0])
+            present |= bit
             if count > 1:
-                doubled |= 1 << (rank - FOUR)
-                pairs += cards[:2]
-            else:
-                pairs += (None, None)
-        else:
-            singles.append(None)
-            pairs += (None, None)
-    # the None slots are never sliced: a run covers only ranks whose mask bit is set
-    if width != 2:
-        flat = cast("tuple[Card, ...]", tuple(singles))
+                doubled |= bit
+        bit <<= 1
+    # Every run holds three consecutive ranks (m & m>>1 & m>>2 has a bit set), which most
+    # hands late in a game lack: then the flat tuples below are not even built.
+    # One flat tuple per width holds the cards each rank gives a run (None where it has too
+    # few), so that every run's cards are a single slice; the None slots are never sliced, as
+    # a run covers only ranks whose mask bit is set.
+    if width != 2 and present & (present >> 1) & (present >> 2):
+        flat = cast(
+            "tuple[Card, ...]",
+            tuple([cards[0] if cards else None for cards in by_rank[FOUR : ACE + 1]]),
+        )
         _emit_runs(out, flat, present, 1, "straight", exact_chain, above)
-    if width != 1:
+    if width != 1 and doubled & (doubled >> 1) & (doubled >> 2):
+        pairs: list[Card | None] = []
+        for cards in by_rank[FOUR : ACE + 1]:
+            pairs += cards[:2] if len(cards) > 1 else _NO_PAIR
         flat = cast("tuple[Card, ...]", tuple(pairs))
         _emit_runs(out, flat, doubled, 2, "pair_straight", exact_chain, above)
 
@@ -251,6 +334,8 @@ def _emit_runs(
     exact_chain: int,
     above: int,
 ) -> None:
+    """Append the runs of ``kind`` whose ranks are all set in ``mask`` (bit 0: rank 4)."""
+    append = out.append
     if exact_chain:
         chain = exact_chain
         want = (1 << chain) - 1
@@ -258,8 +343,7 @@ def _emit_runs(
         for start in range(max(0, above - FOUR - chain + 2), ACE - FOUR - chain + 2):
             if (mask >> start) & want == want:
                 top = start + chain - 1
-                cards = flat[start * width : (top + 1) * width]
-                out.append(Combo(kind, cards, top + FOUR, chain))
+                append(Combo(kind, flat[start * width : (top + 1) * width], top + FOUR, chain))
         return
     start = 0
     while mask:
@@ -269,44 +353,50 @@ def _emit_runs(
             mask >>= low
             start += low
             continue
-        length = 0
-        while (mask >> length) & 1:
-            length += 1
-        for first in range(start, start + length - 2):
-            for top in range(first + 2, start + length):
-                cards = flat[first * width : (top + 1) * width]
-                out.append(Combo(kind, cards, top + FOUR, top - first + 1))
+        # the stretch of consecutive ranks from ``start``: the trailing ones of the mask
+        # (adding 1 carries through them to the first clear bit)
+        length = ((mask + 1) & -(mask + 1)).bit_length() - 1
+        end = start + length
+        for first in range(start, end - 2):
+            cut = first * width
+            for top in range(first + 2, end):
+                append(Combo(kind, flat[cut : (top + 1) * width], top + FOUR, top - first + 1))
         mask >>= length
-        start += length
+        start = end
 
 
 def _ladder(
     out: list[Combo], by_rank: list[list[Card]], revealed: bool, tier: int, key: int
 ) -> None:
     """Every ladder entry of the hand strictly above row ``tier`` with key ``key``."""
-    for rank in range(FOUR, TWO + 1):
-        cards = by_rank[rank]
-        # (min: hand-made hands may hold more than the deck's eight of a rank)
-        for n in range(3, min(len(cards), 8) + 1):
-            row = _ROAD_TIER[n]
-            if row > tier or (row == tier and rank > key):
-                out.append(Combo("ladder", tuple(cards[:n]), rank, 1, row))
+    append = out.append
+    # N路: N cards of a rank beat the table from ``above`` cards on, or from ``at`` cards on
+    # for the ranks above the table's own N路.
+    above = _ROAD_ABOVE[tier]
+    at = _ROAD_AT[tier] or above
+    # From 八路 up no N路 can answer: skip the ranks. (A C-level max over the bucket sizes as
+    # a quick exit below that was tried: it costs more than this loop, which mostly skips.)
+    if at <= 8:
+        for rank in range(FOUR, TWO + 1):
+            cards = by_rank[rank]
+            count = len(cards)
+            if count < at:
+                continue
+            # (min: hand-made hands may hold more than the deck's eight of a rank)
+            for n in range(at if rank > key else above, min(count, 8) + 1):
+                append(Combo("ladder", tuple(cards[:n]), rank, 1, _ROAD_TIER[n]))
     fours = by_rank[FOUR]
-    if by_rank[ACE] and len(fours) > 1:
+    if len(fours) > 1 and by_rank[ACE]:
         ace = (by_rank[ACE][0],)
         for n in range(2, min(len(fours), 8) + 1):
             row = _YAO_TIER[n]
             if row > tier or (row == tier and key < ACE):
-                out.append(Combo("ladder", tuple(fours[:n]) + ace, ACE, 1, row))
-    smalls = by_rank[SMALL_JOKER][:2]
-    bigs = by_rank[BIG_JOKER][:2]
+                append(Combo("ladder", (*fours[:n], *ace), ACE, 1, row))
+    smalls = by_rank[SMALL_JOKER]
+    bigs = by_rank[BIG_JOKER]
     if smalls or bigs:
-        revealed = bool(revealed)
-        for b in range(len(bigs) + 1):
-            for s in range(len(smalls) + 1):
-                if not b and not s:
-                    continue
-                row = _JOKER_TIER[b, s, revealed]
-                joker_key = BIG_JOKER if b else SMALL_JOKER
-                if row > tier or (row == tier and joker_key > key):
-                    out.append(Combo("ladder", tuple(bigs[:b] + smalls[:s]), joker_key, 1, row))
+        for b, s, row, joker_key in _JOKER_PLAYS[
+            min(len(bigs), 2), min(len(smalls), 2), bool(revealed)
+        ]:
+            if row > tier or (row == tier and joker_key > key):
+                append(Combo("ladder", (*bigs[:b], *smalls[:s]), joker_key, 1, row))

@@ -695,6 +695,32 @@ def test_refused_actions_change_nothing() -> None:
     assert snapshot(game) == before
 
 
+def test_a_play_takes_exact_cards_first_then_the_lowest_of_each_rank() -> None:
+    game = new_game(["♠7 ♥7 ♣7 ♦9", "大王 5", "大王 6", "8", "10"], 0)
+    hand = game.hands[0]
+    [played, *_] = play(game, 0, "♣7 7")
+    assert isinstance(played, Played)
+    assert sorted(played.combo.cards) == cards("♠7 ♣7")  # ♣7 as asked, then the lowest 7
+    assert game.hands[0] == cards("♥7 ♦9")
+    assert game.hands[0] is hand  # changed in place: callers may hold the list
+
+
+@pytest.mark.parametrize("text", ["♥7 ♥7", "7 7 7 7", "♠7 ♠7 7", "♦7", "9 9"])
+def test_cards_not_held_are_refused_and_change_nothing(text: str) -> None:
+    game = new_game(["♠7 ♥7 ♣7 ♦9", "大王 5", "大王 6", "8", "10"], 0)
+    before = snapshot(game)
+    with pytest.raises(IllegalPlay) as refused:
+        play(game, 0, text)
+    assert refused.value.reason is Reason.NOT_IN_HAND
+    assert snapshot(game) == before
+
+
+def test_playing_both_big_jokers_counts_both() -> None:
+    game = new_game(["大王 大王 4", "5", "6", "8", "10"], 0)
+    play(game, 0, "大王 大王")
+    assert game.big_jokers_played == [2, 0, 0, 0, 0]
+
+
 def test_actions_during_the_reveal_phase_change_nothing() -> None:
     game = Game([cards(text) for text in HANDS], 1)
     for action in (lambda: play(game, 1, "7"), lambda: game.pass_turn(1),
