@@ -39,7 +39,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if chat is not None and chat.id != user.user_id:  # hand buttons live in private chats
             reply = Reply(text(await service.language(user), "err.not_yours"), alert=True)
         else:
-            reply = await service.on_hand_callback(user, callback)
+            message_id = query.message.message_id if query.message is not None else None
+            reply = await service.on_hand_callback(user, callback, message_id)
     await query.answer(
         _plain(reply.text)[:MAX_ANSWER] or None, show_alert=reply.alert, url=reply.url
     )

@@ -131,6 +131,14 @@ class Messenger:
         )
         return delivery
 
+    async def clear_buttons(self, chat_id: int, message_id: int) -> Delivery:
+        """Remove a message's inline keyboard (an outdated message someone pressed)."""
+        self._count_group(chat_id)
+        delivery, _ = await self._call(
+            lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        )
+        return delivery
+
     async def delete(self, chat_id: int, message_id: int) -> Delivery:
         delivery, _ = await self._call(lambda: self.bot.delete_message(chat_id, message_id))
         return delivery

@@ -715,11 +715,20 @@ class GameService:
             raise
         return events
 
-    async def on_hand_callback(self, user: UserInfo, callback: Callback) -> Reply:
+    async def _outdated(self, user: UserInfo, lang: Lang, message_id: int | None) -> Reply:
+        """An old button was pressed: say so, and take the buttons off that old message."""
+        if message_id is not None:
+            await self.messenger.clear_buttons(user.user_id, message_id)
+        return Reply(text(lang, "err.outdated"))
+
+    async def on_hand_callback(
+        self, user: UserInfo, callback: Callback, message_id: int | None = None
+    ) -> Reply:
+        """A button of a private hand message. ``message_id``: the message it was on."""
         table = self.tables.get(callback.game_id)
         lang = await self.language(user)
         if table is None or table.status != "playing" or table.game is None:
-            return Reply(text(lang, "err.outdated"))
+            return await self._outdated(user, lang, message_id)
         index = table.seat_of(user.user_id)
         if index is None:
             return Reply(text(lang, "err.not_yours"), alert=True)
@@ -731,7 +740,8 @@ class GameService:
             if callback.act is Act.TAKEBACK:
                 return await self._takeback(table, index)
             if callback.version != seat.version:
-                return Reply(text(lang, "err.outdated"))
+                stale = message_id if message_id != seat.live_message_id else None
+                return await self._outdated(user, lang, stale)
             if callback.act is Act.REVEAL:
                 return await self.gate_answer(table, index, bool(callback.arg))
             if callback.act is Act.READY:
@@ -743,8 +753,9 @@ class GameService:
             if callback.act is Act.TOGGLE:
                 return await self._toggle(table, index, callback.arg)
             if callback.act is Act.CLEAR:
-                seat.selected.clear()
-                await self._refresh_live(table, index)
+                if seat.selected:  # clearing nothing would be an identical edit (a 400)
+                    seat.selected.clear()
+                    await self._refresh_live(table, index)
                 return Reply(text(lang, "ok.selected", count=0))
             if callback.act is Act.HINT:
                 return await self._hint(table, index)
@@ -777,8 +788,10 @@ class GameService:
         plays.sort(key=_hint_order)
         seat.hint_index = (seat.hint_index + 1) % len(plays)
         combo = plays[seat.hint_index]
-        seat.selected = _indexes_of(sorted(table.game.hands[index]), combo.cards)
-        await self._refresh_live(table, index)
+        selected = _indexes_of(sorted(table.game.hands[index]), combo.cards)
+        if selected != seat.selected:  # the same cards again: an identical edit is a 400
+            seat.selected = selected
+            await self._refresh_live(table, index)
         return Reply(text(seat.language, "ok.hint", play=format_cards(sorted(combo.cards))))
 
     async def _human_play(self, table: Table, index: int, cards: Sequence[Card]) -> Reply:
@@ -861,6 +874,8 @@ class GameService:
             self._arm(table, self.settings.computer_delay, self._computer_turn)
             return
         await self._send_hand(table, index, deciding=True)
+        if not seat.plays_itself:  # the prompt found them gone (blocked): the computer's turn
+            return  # is armed already (_abandon advanced), and must not become a time-out
         self._arm(table, self.settings.turn_seconds, self._turn_timeout)
         deadline = self.clock() + self.settings.turn_seconds
         await self.db.games.update(table.game_id, deadline=deadline)
@@ -1095,7 +1110,12 @@ class GameService:
 
     def _escape_penalty(self, table: Table, index: int) -> int:
         if table.variant.name == "paowang":
-            return int(table.variant.module.escape_penalty(table.game, index))
+            # The engine prices an escape on a game still running (it refuses a finished
+            # one, and this runs once the game is over). What the price depends on, the
+            # teams and the 亮王 doubling, is settled by the 亮王 answers: price it there.
+            answers = [action for action in table.log if action[0] in ("reveal", "decline")]
+            start = self._replay(table.variant, table.seed, table.leader, None, answers)
+            return int(table.variant.module.escape_penalty(start, index))
         return ESCAPE_PENALTY_SHUANGKOU
 
     async def _finish(self, table: Table, events: list[Event]) -> None:
@@ -1256,7 +1276,11 @@ class GameService:
             table.log.append(action)
             table.seats[action[1]].version += 1
         async with table.lock:
-            self._open_channel(table, record.table_message_id)
+            # what the old table message shows is unknown after a crash (an identical edit
+            # is an error): post a fresh one and delete the old
+            if record.table_message_id is not None:
+                await self.messenger.delete(table.chat_id, record.table_message_id)
+            self._open_channel(table)
             if variant.has_reveal and table.game.reveal_phase:
                 pending = {i for i, s in enumerate(seats) if s.is_human and not s.escaped}
                 answered = {a[1] for a in actions if a[0] in ("reveal", "decline")}
@@ -1277,7 +1301,6 @@ class GameService:
                     await self._retire(table, index, "")
             turn = table.game.turn
             if turn is not None and seats[turn].plays_itself:
-                seats[turn].live_message_id = None
                 remaining = self.settings.turn_seconds
                 if record.deadline is not None:
                     remaining = max(1.0, record.deadline - self.clock())

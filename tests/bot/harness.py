@@ -61,6 +61,13 @@ class RecordingMessenger:
         self.changed.set()
         return Delivery.OK
 
+    async def clear_buttons(self, chat_id: int, message_id: int) -> Delivery:
+        message = self.messages.get((chat_id, message_id))
+        if message is None:
+            return Delivery.GONE
+        message.markup = None
+        return Delivery.OK
+
     async def delete(self, chat_id: int, message_id: int) -> Delivery:
         self.calls += 1
         return Delivery.OK if self.messages.pop((chat_id, message_id), None) else Delivery.GONE

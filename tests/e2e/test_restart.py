@@ -1,0 +1,184 @@
+"""Nothing is lost: the bot is killed with SIGKILL in the middle of a game and started again.
+
+The bot runs as a separate process (``python -m bot run``) against the fake Bot API server;
+the test acts as the four players. After the restart the game is rebuilt from the database
+(deal + action log), the players' buttons are brought up to date, and the game finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.game import shuangkou
+from bot.variants import SHUANGKOU, apply_action
+from tests.e2e.driver import GROUP, live_message, setup_world
+from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fake_telegram_options() -> dict[str, Any]:
+    return {"group_messages_per_minute": 600, "private_messages_per_second": 200.0}
+
+
+async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
+    env = dict(os.environ)
+    env.update(
+        TELEGRAM_BOT_TOKEN=fake.token,
+        TELEGRAM_API_BASE_URL=fake.base_url,
+        DATABASE_PATH=str(db_path),
+        COMPUTER_DELAY="0",
+        MIN_GAME_SECONDS="0",
+        TURN_SECONDS="120",
+        GROUP_MESSAGES_PER_MINUTE="600",
+        USER_ACTIONS_PER_SECOND="1000",
+        LOG_LEVEL="WARNING",
+    )
+    since = len(fake.requests)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    # ready once it polls for updates (after recovering its games)
+    await fake.wait_for_request("getUpdates", since=since, ok=None, timeout=30)
+    return process
+
+
+def result_posted(fake: FakeTelegram) -> bool:
+    return any("结果" in text for text in fake.sent_to(GROUP))
+
+
+async def decide(fake: FakeTelegram, people: list[int], turn: int) -> bool:
+    """One decision by whoever the bot is asking; False once the result is posted."""
+
+    def pending() -> Any:
+        if result_posted(fake):
+            return "over"
+        for user_id in people:
+            message = live_message(fake, user_id)
+            if message is not None and "提示" in message.labels:
+                return (user_id, message)
+        return None
+
+    found = await fake.wait_for(pending, 30, what="a decision or the result")
+    if found == "over":
+        return False
+    user_id, message = found
+    answer = None
+    if not ("不出" in message.labels and turn % 3 == 0):
+        answer = await (await fake.press(user_id, user_id, message.message_id, "提示")).answered()
+    if answer is None or "只能不出" in (answer.text or ""):
+        answer = await (await fake.press(user_id, user_id, message.message_id, "不出")).answered()
+    elif answer.text != "这个按钮已过期。":
+        current = fake.chat(user_id).message(message.message_id)
+        assert current is not None
+        button = next(label for label in current.labels if label.startswith("出牌"))
+        answer = await (await fake.press(user_id, user_id, message.message_id, button)).answered()
+    if answer.text == "这个按钮已过期。":
+        # a message from before the crash: the bot takes its buttons off; ask again
+        await fake.wait_for(
+            lambda: not (fake.chat(user_id).message(message.message_id) or message).labels,
+            30,
+            what="the old buttons removed",
+        )
+        return await decide(fake, people, turn)
+    assert answer.text and ("已出" in answer.text or "不出" in answer.text), answer.text
+    # wait until the bot has moved on (this message lost its buttons)
+    await fake.wait_for(
+        lambda: live_message(fake, user_id) is not message or result_posted(fake),
+        30,
+        what="the action taken",
+    )
+    return True
+
+
+async def test_a_game_survives_sigkill(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    fake = fake_telegram
+    db_path = tmp_path / "bot.sqlite3"
+    people = setup_world(fake, 4)
+    process = await start_bot(fake, db_path)
+    try:
+        for user_id in people:
+            await fake.send_text(user_id, user_id, "/start")
+        await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in people))
+        await fake.send_text(people[0], GROUP, "/newgame 双扣")
+        lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
+        for user_id in people[1:]:
+            await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        decisions = 0
+        while decisions < 25 and await decide(fake, people, decisions):
+            decisions += 1
+        assert not result_posted(fake), "the game ended before the crash"
+
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        actions_before = _actions(db_path)
+        assert len(actions_before) == decisions
+
+        process = await start_bot(fake, db_path)
+        while await decide(fake, people, decisions):
+            decisions += 1
+        await fake.wait_for(lambda: result_posted(fake), 30)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.wait(), 30)
+
+    actions = _actions(db_path)
+    assert len(actions) == decisions  # nothing lost, nothing applied twice
+    assert actions[: len(actions_before)] == actions_before
+    # the same actions played without the crash give the same final state and settlement
+    game_row, results = _game_and_results(db_path)
+    replay = SHUANGKOU.deal(int(game_row["seed"]), game_row["leader"])
+    for kind, seat, cards in actions:
+        apply_action(replay, (kind, seat, cards))
+    assert isinstance(replay, shuangkou.Game) and replay.over
+    assert game_row["status"] == "finished"
+    assert game_row["outcome"] == replay.result.outcome
+    assert [row["delta"] for row in results] == list(replay.result.deltas)
+    ratings = _ratings(db_path)
+    assert ratings == {people[s]: replay.result.deltas[s] for s in range(4)}
+    fake.assert_clean()
+
+
+def _connect(db_path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(db_path)
+    connection.row_factory = sqlite3.Row
+    return connection
+
+
+def _actions(db_path: Path) -> list[tuple[str, int, str | None]]:
+    with _connect(db_path) as connection:
+        rows = connection.execute("SELECT kind, seat, cards FROM actions ORDER BY game_id, seq")
+        return [(row["kind"], row["seat"], row["cards"]) for row in rows]
+
+
+def _game_and_results(db_path: Path) -> tuple[sqlite3.Row, list[sqlite3.Row]]:
+    with _connect(db_path) as connection:
+        game = connection.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        results = connection.execute(
+            "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game["id"],)
+        ).fetchall()
+        return game, results
+
+
+def _ratings(db_path: Path) -> dict[int, int]:
+    with _connect(db_path) as connection:
+        rows = connection.execute("SELECT user_id, score FROM ratings WHERE game = 'shuangkou'")
+        return {row["user_id"]: row["score"] for row in rows}
