@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play one seat against computer players in a terminal")
     play.add_argument("game", choices=("shuangkou", "paowang"))
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seat", type=int, default=0, help="your seat, numbered as the table shows")
     simulate = commands.add_parser("simulate", help="play many games between computer players")
     simulate.add_argument("--game", choices=("shuangkou", "paowang"), default="shuangkou")
     simulate.add_argument("--games", type=int, default=100)
@@ -36,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         from bot.terminal import play
 
-        return play(args.game, seed=args.seed)
+        return play(args.game, seed=args.seed, seat=args.seat)
     if args.command == "simulate":
         from bot.simulate import simulate
 
