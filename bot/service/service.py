@@ -56,6 +56,7 @@ class Reply:
     text: str = ""
     alert: bool = False
     url: str | None = None
+    accepted: bool = False  # a game action was taken (a typed play needs no chat reply then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -805,7 +806,8 @@ class GameService:
         note = text(seat.language, "hand.you_played", play=play_html(seat.language, played.combo))
         await self._after(table, index, events, note)
         return Reply(
-            text(seat.language, "ok.played", play=format_cards(sorted(played.combo.cards)))
+            text(seat.language, "ok.played", play=format_cards(sorted(played.combo.cards))),
+            accepted=True,
         )
 
     async def _human_pass(self, table: Table, index: int) -> Reply:
@@ -816,7 +818,7 @@ class GameService:
             return Reply(_refusal(seat.language, error))
         seat.timeouts = 0
         await self._after(table, index, events, text(seat.language, "hand.you_passed"))
-        return Reply(text(seat.language, "ok.passed"))
+        return Reply(text(seat.language, "ok.passed"), accepted=True)
 
     async def typed_play(self, user: UserInfo, message: str) -> Reply | None:
         """A play typed in the private chat; None when the user has no game (not for us)."""
@@ -839,7 +841,7 @@ class GameService:
                 return Reply(text(lang, "err.not_your_turn"))
             if is_pass(message):
                 reply = await self._human_pass(table, index)
-                return Reply() if reply.text == text(lang, "ok.passed") else reply
+                return Reply() if reply.accepted else reply
             try:
                 cards = parse_play_text(message)
             except ValueError:
@@ -847,7 +849,7 @@ class GameService:
             if not cards:
                 return Reply(text(lang, "err.bad_text", text=_quote(message)))
             reply = await self._human_play(table, index, cards)
-            return Reply() if reply.text.startswith(text(lang, "ok.played", play="")) else reply
+            return Reply() if reply.accepted else reply
 
     async def _after(self, table: Table, index: int, events: list[Event], note: str) -> None:
         """Render an accepted action and move the table on."""
