@@ -404,7 +404,7 @@ CATALOG: dict[Lang, dict[str, str]] = {"zh": _ZH, "en": _EN}
 
 def text(lang: Lang | str, key: str, **values: object) -> str:
     """The text ``key`` in ``lang`` (falling back to Chinese), filled with ``values``."""
-    table = CATALOG.get(lang, _ZH)  # type: ignore[call-overload]
+    table = CATALOG["en"] if lang == "en" else _ZH
     template = table.get(key) or _ZH[key]
     return template.format(**values) if values else template
 
