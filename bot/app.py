@@ -58,6 +58,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
                 max_retries=3,
             )
         )
+        .read_timeout(settings.telegram_read_timeout)
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)

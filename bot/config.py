@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     user_actions_per_second: float = Field(
         5.0, gt=0, description="Per-user throttle for button presses and typed plays."
     )
+    telegram_read_timeout: float = Field(
+        5.0, gt=0, description="Seconds to wait for Telegram's answer to a request (not polls)."
+    )
     webhook_url: str | None = Field(None, description="Public URL: set it to use webhook mode.")
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443

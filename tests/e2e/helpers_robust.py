@@ -1,0 +1,291 @@
+"""Helpers for the robustness tests (faults, bad input, secrets, absent players, lobby).
+
+They build on :mod:`tests.e2e.driver` (the bot as ``run_polling`` runs it, and people who
+play when asked) and add: full-speed limits, starting a game in one call, snapshots of a
+game to compare before and after bad input, the settlement check, and a recorder that sees
+every message the service sends together with the hands held at that moment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, format_cards
+from bot.service import GameService
+from bot.service.outbox import Delivery, Messenger, Sent
+from bot.service.tables import Table
+from tests.e2e.driver import GROUP, bot_settings, live_message, open_lobby, play_out
+from tests.fakebot import CallbackAnswer, FakeMessage, FakeTelegram
+
+#: the fake's options for games at full speed (limits are not what these tests are about)
+FAST: dict[str, Any] = {
+    "group_messages_per_minute": 100_000,
+    "private_messages_per_second": 100_000.0,
+    "private_burst": None,
+    "global_messages_per_second": 100_000.0,
+}
+
+SUITED = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])")
+VARIANT_WORDS = {"shuangkou": "双扣", "paowang": "刨王"}
+ESCAPE_SHUANGKOU = -20
+
+
+def fast_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settings:
+    """The driver's settings with the bot's own pacing out of the way."""
+    values: dict[str, Any] = {
+        "overall_messages_per_second": 100_000.0,
+        "group_messages_per_minute": 100_000,
+    }
+    values.update(overrides)
+    return bot_settings(fake, db_path, **values)
+
+
+async def start_game(
+    fake: FakeTelegram,
+    service: GameService,
+    people: list[int],
+    variant: str,
+    computers: int,
+) -> Table:
+    """Open a lobby (people[0] opens, the others join), add computers, press 开始."""
+    lobby = await open_lobby(fake, people, variant, computers)
+    table = service.tables[service.by_chat[GROUP]]
+    answer = await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+    assert answer.text is None, answer
+    assert table.status == "playing", table.status
+    return table
+
+
+async def finish(
+    fake: FakeTelegram, service: GameService, people: list[int], table: Table
+) -> FakeMessage:
+    """Let the humans still seated play the game out; the result message once posted."""
+    await play_out(fake, service, people, table.game_id, timeout=60.0)
+    result = await fake.wait_for_message(GROUP, contains="结果")
+    assert table.channel is not None
+    await table.channel.drain()
+    return result
+
+
+async def wait_turn_of(fake: FakeTelegram, table: Table, user_id: int) -> FakeMessage:
+    """Wait until it is ``user_id``'s turn and their live hand message has its buttons."""
+
+    def ready() -> FakeMessage | None:
+        seat = table.seat_of(user_id)
+        if seat is None or table.status != "playing" or table.game.turn != seat:
+            return None
+        if table.gate_open:
+            return None
+        message = live_message(fake, user_id)
+        if message is None or "提示" not in message.labels:
+            return None
+        return message
+
+    found: FakeMessage = await fake.wait_for(ready, 30.0, what=f"the turn of {user_id}")
+    return found
+
+
+async def hint_and_play(fake: FakeTelegram, user_id: int, message: FakeMessage) -> CallbackAnswer:
+    """Press 提示 then the 出牌 button on a live hand message (or 不出 if nothing fits)."""
+    hint = await (await fake.press(user_id, user_id, message.message_id, "提示")).answered()
+    current = fake.chat(user_id).message(message.message_id)
+    assert current is not None
+    if hint.text and "只能不出" in hint.text:
+        return await (await fake.press(user_id, user_id, message.message_id, "不出")).answered()
+    return await (
+        await fake.press(user_id, user_id, message.message_id, lambda s: s.startswith("出牌"))
+    ).answered()
+
+
+# ---- comparing a game before and after ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a bad input must not change."""
+
+    status: str
+    log: tuple[tuple[str, int, str | None], ...]
+    turn: int | None
+    hands: tuple[tuple[int, ...], ...]
+    versions: tuple[int, ...]
+    flags: tuple[tuple[bool, bool, int], ...]  # takeover, escaped, timeouts
+    seats: tuple[int | None, ...]
+
+
+def snapshot(table: Table) -> Snapshot:
+    game = table.game
+    return Snapshot(
+        status=table.status,
+        log=tuple(table.log),
+        turn=game.turn if game is not None else None,
+        hands=tuple(tuple(hand) for hand in game.hands) if game is not None else (),
+        versions=tuple(seat.version for seat in table.seats),
+        flags=tuple((s.takeover, s.escaped, s.timeouts) for s in table.seats),
+        seats=tuple(seat.user_id for seat in table.seats),
+    )
+
+
+# ---- the settlement -----------------------------------------------------------------------
+
+
+def escape_penalty(table: Table, seat: int) -> int:
+    """What the rules charge ``seat`` for 逃跑: -20 in 双扣; in 刨王 the engine's
+    ``escape_penalty`` on the game as it stood once the 亮王 answers were in (the teams and
+    the doubling are settled then), computed here from the deal and the log."""
+    if table.variant.name == "shuangkou":
+        return ESCAPE_SHUANGKOU
+    from bot.game import paowang
+    from bot.variants import apply_action
+
+    assert table.seed is not None
+    game = table.variant.deal(table.seed, table.leader)
+    for action in table.log:
+        if action[0] in ("reveal", "decline"):
+            apply_action(game, action)
+    return int(paowang.escape_penalty(game, seat))
+
+
+async def check_settlement(
+    service: GameService,
+    table: Table,
+    result_message: FakeMessage,
+    *,
+    escaped: dict[int, int] | None = None,
+    short: bool = False,
+) -> None:
+    """The results and the ratings are what the game's result says, with the bot's rules.
+
+    ``escaped``: seat -> the penalty that seat must get (逃跑). ``short``: the one-minute rule
+    applies (no score moves). The game is finished in the database and replays to the result.
+    """
+    escaped = escaped or {}
+    result = table.game.result
+    assert result is not None
+    record = await service.db.games.get(table.game_id)
+    assert record is not None and record.status == "finished", record
+    rows = await service.db.results.for_game(table.game_id)
+    assert [row.seat for row in rows] == list(range(table.size))
+    for row, seat in zip(rows, table.seats, strict=True):
+        assert row.user_id == seat.user_id
+        assert row.delta == result.deltas[row.seat]
+        assert row.escaped == (row.seat in escaped), (row, escaped)
+        expected = escaped.get(row.seat, result.deltas[row.seat])
+        if short:
+            expected = 0
+        assert row.adjusted_delta == expected, (row, expected)
+        if seat.is_human and seat.user_id is not None:
+            rating = await service.db.ratings.get(user_id=seat.user_id, game=table.variant.name)
+            assert rating.games == 1
+            assert rating.score == expected, (seat, rating, expected)
+            assert f"{expected:+d}" in result_message.text
+    replayed = await service._rebuild(record)
+    assert replayed is not None and replayed.result == result
+
+
+# ---- every message with the hands of that moment ---------------------------------------------
+
+
+@dataclass
+class Sent_:
+    chat_id: int
+    text: str
+    kind: str  # "send" or "edit"
+    markup: Any
+    hands: dict[int, Counter[Card]]  # user_id -> cards held at that moment (humans)
+    held: Counter[Card]  # every card held by anyone at that moment
+    played: Counter[Card]
+
+
+@dataclass
+class Recorder:
+    """Wraps the service's messenger: each send or edit is recorded with the hands of every
+    table at the moment the service asked for it (group lines and the table are rendered
+    just before, and hands only shrink, so a card held then was never played)."""
+
+    service: GameService
+    messages: list[Sent_] = field(default_factory=list)
+    tables: dict[int, Table] = field(default_factory=dict)
+
+    def install(self) -> None:
+        messenger: Messenger = self.service.messenger
+        send, edit = messenger.send, messenger.edit
+
+        async def recorded_send(chat_id: int, text: str, markup: Any = None, **kw: Any) -> Sent:
+            self._record(chat_id, text, "send", markup)
+            return await send(chat_id, text, markup, **kw)
+
+        async def recorded_edit(
+            chat_id: int, message_id: int, text: str, markup: Any = None
+        ) -> Delivery:
+            self._record(chat_id, text, "edit", markup)
+            return await edit(chat_id, message_id, text, markup)
+
+        messenger.send = recorded_send  # type: ignore[method-assign]
+        messenger.edit = recorded_edit  # type: ignore[method-assign]
+
+    def _record(self, chat_id: int, text: str, kind: str, markup: Any) -> None:
+        for game_id, table in self.service.tables.items():
+            self.tables.setdefault(game_id, table)
+        hands: dict[int, Counter[Card]] = {}
+        held: Counter[Card] = Counter()
+        played: Counter[Card] = Counter()
+        for table in self.tables.values():
+            if table.game is None:
+                continue
+            for seat, hand in zip(table.seats, table.game.hands, strict=True):
+                held.update(hand)
+                if seat.user_id is not None:
+                    hands[seat.user_id] = Counter(hand)
+            for action_kind, _, cards in table.log:
+                if action_kind == "play" and cards:
+                    played.update(_cards_of(cards))
+        self.messages.append(Sent_(chat_id, text, kind, markup, hands, held, played))
+
+
+def _cards_of(text: str) -> list[Card]:
+    from bot.game.cards import parse_cards
+
+    return list(parse_cards(text))
+
+
+def shown_cards(text: str) -> Counter[str]:
+    """Suited cards and jokers a text shows (a 亮王 line's "2张大王" names no card)."""
+    cleaned = re.sub(r"\d张大王", "", text)
+    shown = Counter(SUITED.findall(cleaned))
+    for joker in ("小王", "大王"):
+        if cleaned.count(joker):
+            shown[joker] = cleaned.count(joker)
+    return shown
+
+
+def counter_by_name(cards: Iterable[Card]) -> Counter[str]:
+    names: Counter[str] = Counter()
+    for card in cards:
+        names[str(card)] += 1
+    return names
+
+
+def hand_line(hand: Iterable[Card]) -> str:
+    from html import escape
+
+    return escape(format_cards(sorted(hand))) or "—"
+
+
+def copies(card_name: str, variant: str) -> int:
+    """How many copies of a card the variant's deck holds (two decks in both games)."""
+    del variant
+    return 2 if card_name in ("小王", "大王") or SUITED.fullmatch(card_name) else 0
+
+
+def is_joker(card: Card) -> bool:
+    return card.rank in (SMALL_JOKER, BIG_JOKER)
+
+
+Waiter = Callable[[], Awaitable[None]]
