@@ -31,6 +31,7 @@ def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
         "turn_seconds": 60.0,
         "reveal_seconds": 60.0,
         "group_messages_per_minute": fake.flood.group[0],
+        "overall_messages_per_second": fake.flood.overall[0] / fake.flood.overall[1],
         "user_actions_per_second": 1000.0,
     }
     values.update(overrides)

@@ -13,7 +13,11 @@ from tests.fakebot import FakeTelegram
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
-    return {"group_messages_per_minute": 20, "private_messages_per_second": 200.0}
+    return {
+        "group_messages_per_minute": 20,
+        "private_messages_per_second": 200.0,
+        "global_messages_per_second": 1000.0,
+    }
 
 
 async def test_full_speed_game_stays_under_the_group_limit(

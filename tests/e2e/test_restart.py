@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
-    return {"group_messages_per_minute": 600, "private_messages_per_second": 200.0}
+    return {
+        "group_messages_per_minute": 600,
+        "private_messages_per_second": 200.0,
+        "global_messages_per_second": 1000.0,
+    }
 
 
 async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
@@ -40,6 +44,7 @@ async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Pro
         MIN_GAME_SECONDS="0",
         TURN_SECONDS="120",
         GROUP_MESSAGES_PER_MINUTE="600",
+        OVERALL_MESSAGES_PER_SECOND="1000",
         USER_ACTIONS_PER_SECOND="1000",
         LOG_LEVEL="WARNING",
     )
