@@ -1,0 +1,79 @@
+"""Commands through the real bot: /rank, /top, /rules, /help, /lang, the command list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.driver import GROUP, bot_settings, open_lobby, play_out, running_bot, setup_world
+from tests.fakebot import FakeTelegram
+
+
+@pytest.fixture
+def fake_telegram_options() -> dict[str, Any]:
+    return {
+        "group_messages_per_minute": 600,
+        # people here type faster than people do: scale the private limit with them
+        "private_messages_per_second": 2000.0,
+        "global_messages_per_second": 1000.0,
+    }
+
+
+async def test_commands_answer_in_the_readers_language(
+    fake_telegram: FakeTelegram, tmp_path
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 1)
+    fake.add_user(900, "Alice", language_code="en")
+    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")):
+        # the command list is registered in both languages
+        assert {c["command"] for c in fake.commands()} >= {"newgame", "rank", "top", "rules"}
+        assert any("game" in c["description"] for c in fake.commands(language_code="en"))
+
+        await fake.send_text(people[0], people[0], "/start")
+        await fake.wait_for_message(people[0], contains="/newgame")
+        await fake.send_text(people[0], people[0], "/rank")
+        rank = await fake.wait_for_message(people[0], contains="等级")
+        assert "弹壳" in rank.text and "小学生" in rank.text  # 0 points in both ladders
+        assert "钢刀" in rank.text and "100" in rank.text  # the next title and the distance
+
+        await fake.send_text(900, 900, "/start")
+        await fake.wait_for_message(900, contains="/newgame")
+        await fake.send_text(900, 900, "/rules")
+        rules = await fake.wait_for_message(900, contains="Shuangkou")
+        assert "Paowang" in rules.text
+        await fake.send_text(900, 900, "/lang zh")
+        await fake.wait_for_message(900, contains="语言已设为中文")
+        await fake.send_text(900, 900, "/help")
+        await fake.wait_for_message(900, contains="命令")
+
+        await fake.send_text(people[0], people[0], "/newgame")
+        await fake.wait_for_message(people[0], contains="要在群里用")
+        await fake.send_text(people[0], GROUP, "/top")
+        await fake.wait_for_message(GROUP, contains="还没有人在本群打完一局")
+    fake.assert_clean()
+
+
+async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 2)
+    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        lobby = await open_lobby(fake, people, "双扣", 2)
+        game_id = service.by_chat[GROUP]
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        table = service.tables[game_id]
+        await play_out(fake, service, people, game_id)
+        await fake.wait_for_message(GROUP, contains="结果")
+        deltas = table.game.result.deltas
+        await fake.send_text(people[0], GROUP, "/top")
+        top = await fake.wait_for_message(GROUP, contains="本群绍兴双扣排行")
+        for index, seat in enumerate(table.seats):
+            if seat.is_human:
+                assert f"{seat.name} · " in top.text
+                assert f"{deltas[index]}分" in top.text
+        assert "电脑" not in top.text  # computer players are never rated
+        await fake.send_text(people[1], people[1], "/rank")
+        rank = await fake.wait_for_message(people[1], contains="等级")
+        assert "1局" in rank.text
+    fake.assert_clean()
