@@ -40,7 +40,7 @@ from bot.render import (
 )
 from bot.service.outbox import Delivery, GroupChannel, Messenger
 from bot.service.tables import Seat, Table
-from bot.storage import Database, GameRecord, RatingChange, ResultRow
+from bot.storage import Database, GameRecord, OpenGameExistsError, RatingChange, ResultRow
 from bot.strings import Lang, language_of, text
 from bot.variants import VARIANTS, Action, Variant, apply_action
 
@@ -161,9 +161,12 @@ class GameService:
             return Reply(
                 text(lang, "lobby.already_open", variant=variant_name(lang, existing.variant.name))
             )
-        record = await self.db.games.create(
-            chat_id=chat_id, variant=variant.name, opener_id=opener.user_id, seats=[], seed=None
-        )
+        try:
+            record = await self.db.games.create(
+                chat_id=chat_id, variant=variant.name, opener_id=opener.user_id, seats=[], seed=None
+            )
+        except OpenGameExistsError:  # a second /newgame raced this one
+            return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
         table = Table(
             game_id=record.id,
             chat_id=chat_id,
@@ -192,6 +195,8 @@ class GameService:
             if seat.user_id is not None and self.by_user.get(seat.user_id) == table.game_id:
                 del self.by_user[seat.user_id]
         self.scheduler.cancel(_timer_name(table.game_id))
+        for index in range(len(table.seats)):  # its computer players go with it (no leak)
+            self._players.pop(f"{table.game_id}:{index}", None)
 
     async def _post_lobby(self, table: Table) -> None:
         body = lobby_text(table.lang, table.variant.name, table.labels(), table.size)
@@ -377,13 +382,16 @@ class GameService:
         if busy:
             return Reply(text(lang, "lobby.busy_elsewhere"))
         variant = VARIANTS[previous.variant]
-        record = await self.db.games.create(
-            chat_id=previous.chat_id,
-            variant=variant.name,
-            opener_id=user.user_id,
-            seats=list(previous.seats),
-            seed=None,
-        )
+        try:
+            record = await self.db.games.create(
+                chat_id=previous.chat_id,
+                variant=variant.name,
+                opener_id=user.user_id,
+                seats=list(previous.seats),
+                seed=None,
+            )
+        except OpenGameExistsError:
+            return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
         await self.db.games.update(record.id, previous_game_id=previous.id)
         seats = [
             Seat(s.user_id, s.name, is_computer=s.is_computer, language=_lang(s.language))
