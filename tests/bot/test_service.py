@@ -142,3 +142,18 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
     # nothing the group saw ever named a card that was still in a hand at the end
     group_text = "\n".join(messenger.everything_shown(GROUP))
     assert "亮王" in group_text or variant is SHUANGKOU
+
+
+async def test_two_newgames_at_once_open_one_lobby(db, env) -> None:
+    import asyncio
+
+    service, messenger = env
+    first, second = await asyncio.gather(
+        service.new_game(chat_id=GROUP, chat_title="g", opener=user(1), variant=SHUANGKOU),
+        service.new_game(chat_id=GROUP, chat_title="g", opener=user(2), variant=PAOWANG),
+    )
+    assert sorted([first.text, second.text])[0] == ""
+    assert "已有" in first.text + second.text
+    assert len(service.tables) == 1
+    lobbies = [m for m in messenger.chat(GROUP) if "等待玩家" in m.text]
+    assert len(lobbies) == 1
