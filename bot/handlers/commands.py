@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import ReplyParameters, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
@@ -16,9 +16,19 @@ def _is_group(update: Update) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def _reply(update: Update, body: str) -> None:
-    if body and update.effective_message is not None:
-        await update.effective_message.reply_text(body, parse_mode=ParseMode.HTML)
+async def _reply(update: Update, body: str, reply_to: int | None = None) -> None:
+    message = update.effective_message
+    if not body or message is None:
+        return
+    if reply_to is None:
+        await message.reply_text(body, parse_mode=ParseMode.HTML)
+        return
+    await message.get_bot().send_message(
+        message.chat_id,
+        body,
+        parse_mode=ParseMode.HTML,
+        reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True),
+    )
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -52,7 +62,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     reply = await service.new_game(
         chat_id=chat.id, chat_title=chat.title or "", opener=user, variant=variant
     )
-    await _reply(update, reply.text)
+    await _reply(update, reply.text, reply.reply_to)
 
 
 async def rank(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -57,6 +57,7 @@ class Reply:
     alert: bool = False
     url: str | None = None
     accepted: bool = False  # a game action was taken (a typed play needs no chat reply then)
+    reply_to: int | None = None  # answer as a reply to this message (e.g. the open lobby)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +159,12 @@ class GameService:
         lang = await self.remember(opener)
         existing = self.tables.get(self.by_chat.get(chat_id, -1))
         if existing is not None:
+            shown = existing.lobby_message_id if existing.status == "lobby" else None
+            if existing.channel is not None and existing.status != "lobby":
+                shown = existing.channel.table_message_id
             return Reply(
-                text(lang, "lobby.already_open", variant=variant_name(lang, existing.variant.name))
+                text(lang, "lobby.already_open", variant=variant_name(lang, existing.variant.name)),
+                reply_to=shown,
             )
         try:
             record = await self.db.games.create(
@@ -759,6 +764,8 @@ class GameService:
                 return Reply(text(lang, "err.reveal_pending"))
             if seat.takeover:
                 return Reply(text(lang, "hand.takeover_on"))
+            if callback.act in (Act.TOGGLE, Act.CLEAR) and table.game.turn != index:
+                return Reply(text(lang, "err.not_your_turn"))  # cards are chosen on one's turn
             if callback.act is Act.TOGGLE:
                 return await self._toggle(table, index, callback.arg)
             if callback.act is Act.CLEAR:

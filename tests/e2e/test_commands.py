@@ -77,3 +77,18 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         rank = await fake.wait_for_message(people[1], contains="等级")
         assert "1局" in rank.text
     fake.assert_clean()
+
+
+async def test_a_second_newgame_points_to_the_open_lobby(
+    fake_telegram: FakeTelegram, tmp_path
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 2)
+    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        lobby = await open_lobby(fake, people, "双扣", 0)
+        await fake.send_text(people[1], GROUP, "/newgame 刨王")
+        pointer = await fake.wait_for_message(GROUP, contains="已有一局")
+        assert pointer.reply_to == lobby.message_id
+        assert len(service.tables) == 1
+        assert "等待玩家" in (fake.chat(GROUP).message(lobby.message_id) or lobby).text
+    fake.assert_clean()
