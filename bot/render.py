@@ -25,6 +25,7 @@ from bot.game.common import (
 from bot.strings import Lang, text
 
 CARDS_PER_ROW = 6
+TRICK_ENTRIES = 6  # the table shows at most this many plays of the current trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +136,14 @@ def table_text(
     elif reveal_phase:
         lines.append(text(lang, "table.reveal_phase"))
     else:
+        if len(view.trick) > 1:  # the trick so far, passes included: who beat whom
+            shown = view.trick[-TRICK_ENTRIES:]
+            plays = " › ".join(
+                f"{seats[seat].html()} "
+                + (escape(format_cards(sorted(combo.cards))) if combo else text(lang, "pass"))
+                for seat, combo in shown
+            )
+            lines.append(text(lang, "table.trick", plays=plays))
         if view.on_table is not None and view.on_table_seat is not None:
             lines.append(
                 text(
