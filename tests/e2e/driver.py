@@ -200,11 +200,15 @@ async def play_out(
 
 
 def cards_shown(texts: list[str]) -> Counter[str]:
-    """The most copies of each suited card any one group message showed."""
+    """The most copies of each suited card any one line of a group message showed.
+
+    Per line, because the table names the last play twice (in the trick and as the play
+    to beat); a line never repeats a play."""
     most: Counter[str] = Counter()
     for shown in texts:
-        for card, count in Counter(CARD_TOKEN.findall(shown)).items():
-            most[card] = max(most[card], count)
+        for line in shown.splitlines():
+            for card, count in Counter(CARD_TOKEN.findall(line)).items():
+                most[card] = max(most[card], count)
     return most
 
 
