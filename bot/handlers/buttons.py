@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from bot.callbacks import Act, decode
@@ -39,11 +39,24 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if chat is not None and chat.id != user.user_id:  # hand buttons live in private chats
             reply = Reply(text(await service.language(user), "err.not_yours"), alert=True)
         else:
-            message_id = query.message.message_id if query.message is not None else None
-            reply = await service.on_hand_callback(user, callback, message_id)
+            reply = await service.on_hand_callback(user, callback, _offering(query))
     await query.answer(
         _plain(reply.text)[:MAX_ANSWER] or None, show_alert=reply.alert, url=reply.url
     )
+
+
+def _offering(query: CallbackQuery) -> int | None:
+    """The pressed message's id if its keyboard shows the pressed button, else None: only
+    such a message can be outdated by the press (clearing the buttons of a message that has
+    none is an error, and a forged press must not touch the message it was made on)."""
+    message = query.message
+    markup = getattr(message, "reply_markup", None)
+    if message is None or markup is None:
+        return None
+    offered = any(
+        button.callback_data == query.data for row in markup.inline_keyboard for button in row
+    )
+    return message.message_id if offered else None
 
 
 def _plain(html_text: str) -> str:

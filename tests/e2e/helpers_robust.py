@@ -103,6 +103,37 @@ async def hint_and_play(fake: FakeTelegram, user_id: int, message: FakeMessage) 
     ).answered()
 
 
+async def decider(fake: FakeTelegram, table: Table, people: list[int]) -> tuple[int, FakeMessage]:
+    """Wait until one of ``people`` is to act; (that person, their live hand message)."""
+
+    def found() -> tuple[int, FakeMessage] | None:
+        if table.status != "playing" or table.gate_open or table.game.turn is None:
+            return None
+        user_id = table.seats[table.game.turn].user_id
+        if user_id not in people:
+            return None
+        message = live_message(fake, user_id)
+        if message is None or "提示" not in message.labels:
+            return None
+        return user_id, message
+
+    result: tuple[int, FakeMessage] = await fake.wait_for(found, 30.0, what="a human's turn")
+    return result
+
+
+async def say(fake: FakeTelegram, user_id: int, chat_id: int, text: str) -> FakeMessage:
+    """``user_id`` writes ``text`` in a chat; the bot's next message there (its answer)."""
+    chat = fake.chat(chat_id)
+    sent = await fake.send_text(user_id, chat_id, text)
+    index = chat.messages.index(sent)
+
+    def answer() -> FakeMessage | None:
+        return next((m for m in chat.messages[index + 1 :] if m.from_bot), None)
+
+    reply: FakeMessage = await fake.wait_for(answer, what=f"the answer to {text!r}")
+    return reply
+
+
 # ---- comparing a game before and after ------------------------------------------------------
 
 
@@ -117,6 +148,7 @@ class Snapshot:
     versions: tuple[int, ...]
     flags: tuple[tuple[bool, bool, int], ...]  # takeover, escaped, timeouts
     seats: tuple[int | None, ...]
+    selected: tuple[frozenset[int], ...]
 
 
 def snapshot(table: Table) -> Snapshot:
@@ -129,6 +161,7 @@ def snapshot(table: Table) -> Snapshot:
         versions=tuple(seat.version for seat in table.seats),
         flags=tuple((s.takeover, s.escaped, s.timeouts) for s in table.seats),
         seats=tuple(seat.user_id for seat in table.seats),
+        selected=tuple(frozenset(seat.selected) for seat in table.seats),
     )
 
 
