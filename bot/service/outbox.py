@@ -155,8 +155,12 @@ class GroupChannel:
 
     One worker sends at most one request per ``interval`` seconds: all pending posts merged
     into one message, or else one edit of the table rendered from the latest state. So a
-    fast game never floods the group, and no edit repeats the current text.
+    fast game never floods the group, and no edit repeats the current text. After
+    ``follow_after`` posts the table is sent again below them (and the old one deleted), so
+    it stays in view.
     """
+
+    follow_after = 3
 
     def __init__(
         self,
@@ -177,6 +181,9 @@ class GroupChannel:
         self.on_table_message = on_table_message
         self.table_message_id = table_message_id
         self._posts: list[_Post] = []
+        self._posts_since_table = 0
+        self._table_next = False
+        self._follow = True
         self._dirty = False
         self._last_table = ""
         self._next_at = 0.0
@@ -194,6 +201,10 @@ class GroupChannel:
         if text:
             self._posts.append(_Post(text, markup))
             self._kick()
+
+    def stop_following(self) -> None:
+        """From now on the table stays where it is (the result should be the last message)."""
+        self._follow = False
 
     def table_changed(self) -> None:
         self._dirty = True
@@ -236,16 +247,33 @@ class GroupChannel:
             self._idle.set()
 
     async def _send_one(self) -> None:
-        if self._posts:
+        # posts and table updates take turns, so a busy table still shows its state
+        if self._posts and not (self._dirty and self._table_next):
+            self._table_next = True
             posts, self._posts = self._posts, []
             markup = next((p.markup for p in reversed(posts) if p.markup is not None), None)
             text = "\n".join(p.text for p in posts)
             while len(text) > MAX_TEXT:  # very long backlogs: keep the newest lines
                 text = text.split("\n", 1)[1]
             await self.messenger.send(self.chat_id, text, markup, notify=False)
+            self._posts_since_table += 1
+            if self._follow and self._posts_since_table >= self.follow_after:
+                self._dirty = True  # the table has scrolled away: bring it down
             return
         self._dirty = False
+        self._table_next = False
         text = self.render_table()
+        moving = (
+            self._follow
+            and self.table_message_id is not None
+            and self._posts_since_table >= self.follow_after
+        )
+        if moving and self.table_message_id is not None:
+            # a fresh table message below the posts; deleting does not count against limits
+            old = self.table_message_id
+            self.table_message_id = None
+            self._last_table = ""
+            await self.messenger.delete(self.chat_id, old)
         if text == self._last_table:
             return
         if self.table_message_id is not None:
@@ -257,5 +285,6 @@ class GroupChannel:
         if sent.message_id is not None:
             self.table_message_id = sent.message_id
             self._last_table = text
+            self._posts_since_table = 0
             if self.on_table_message is not None:
                 await self.on_table_message(sent.message_id)

@@ -1143,6 +1143,7 @@ class GameService:
         table.status = "finished"
         self.scheduler.cancel(_timer_name(table.game_id))
         assert table.channel is not None
+        table.channel.stop_following()  # the result, with its button, stays the last message
         table.channel.post(
             self._result_text(table, settlement),
             again_keyboard(table.lang, game_id=table.game_id),

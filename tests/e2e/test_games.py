@@ -55,6 +55,12 @@ async def test_a_complete_game_through_telegram(
                 assert rating.score == result.deltas[index]
                 assert f"{result.deltas[index]:+d}" in result_message.text
         assert "再来一局" in result_message.labels
+        # the table followed the trick lines down: it is among the last few messages,
+        # and the result (with its button) is the very last
+        visible = [m.message_id for m in fake.chat(GROUP).bot_messages]
+        assert visible[-1] == result_message.message_id
+        assert table.channel.table_message_id in visible[-(table.channel.follow_after + 2) :]
+        assert sum("第" in m.text and "手" in m.text for m in fake.chat(GROUP).bot_messages) == 1
         # no group message ever showed a card that was not played (hands stay hidden)
         shown = cards_shown(fake.sent_to(GROUP))
         played = cards_played(table)
