@@ -46,6 +46,27 @@ def fast_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settin
     return bot_settings(fake, db_path, **values)
 
 
+def seed_deals(monkeypatch: Any, *seeds: int) -> None:
+    """The next games are dealt from these seeds, in order (the service draws a game's seed
+    with ``secrets.randbits``), then from the last one again."""
+    import secrets
+
+    queue = list(seeds)
+
+    def randbits(bits: int) -> int:
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
+    monkeypatch.setattr(secrets, "randbits", randbits)
+
+
+def seed_where(variant: str, leader: int) -> int:
+    """The first seed whose deal has ``leader`` lead (the engine's own rule)."""
+    from bot.variants import VARIANTS
+
+    deal = VARIANTS[variant].deal
+    return next(seed for seed in range(10_000) if deal(seed, None).leader == leader)
+
+
 async def start_game(
     fake: FakeTelegram,
     service: GameService,
@@ -53,8 +74,25 @@ async def start_game(
     variant: str,
     computers: int,
 ) -> Table:
-    """Open a lobby (people[0] opens, the others join), add computers, press 开始."""
-    lobby = await open_lobby(fake, people, variant, computers)
+    """Open a lobby (people[0] opens, the others join), add computers, press 开始.
+
+    Like the driver's ``open_lobby``, but it also works for a second game in the group."""
+    if not all(fake.user(user_id).started for user_id in people):
+        lobby = await open_lobby(fake, people, variant, computers)
+    else:
+        group = fake.chat(GROUP)
+        count = len(group.messages)
+        await fake.send_text(people[0], GROUP, f"/newgame {variant}")
+        lobby = await fake.wait_for(
+            lambda: next(
+                (m for m in group.messages[count:] if m.from_bot and "加入" in m.labels), None
+            ),
+            what="the new lobby",
+        )
+        for user_id in people[1:]:
+            await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
+        for _ in range(computers):
+            await (await fake.press(people[0], GROUP, lobby.message_id, "加电脑")).answered()
     table = service.tables[service.by_chat[GROUP]]
     answer = await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
     assert answer.text is None, answer
