@@ -494,7 +494,9 @@ class GameService:
             table.lang,
             view,
             table.labels(),
-            number=table.seq + 1,
+            # plays and passes only: the log also counts the 亮王 answers, and how many there
+            # were would tell the group how many seats hold a 大王
+            number=len(view.history) + 1,
             reveal_phase=table.gate_open or view.reveal_phase,
         )
 

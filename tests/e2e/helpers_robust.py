@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
-from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, format_cards
+from bot.game.cards import Card, format_cards
 from bot.service import GameService
 from bot.service.outbox import Delivery, Messenger, Sent
 from bot.service.tables import Table
@@ -32,7 +32,6 @@ FAST: dict[str, Any] = {
 }
 
 SUITED = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])")
-VARIANT_WORDS = {"shuangkou": "双扣", "paowang": "刨王"}
 ESCAPE_SHUANGKOU = -20
 
 
@@ -327,13 +326,18 @@ def _cards_of(text: str) -> list[Card]:
 
 
 def shown_cards(text: str) -> Counter[str]:
-    """Suited cards and jokers a text shows (a 亮王 line's "2张大王" names no card)."""
-    cleaned = re.sub(r"\d张大王", "", text)
-    shown = Counter(SUITED.findall(cleaned))
-    for joker in ("小王", "大王"):
-        if cleaned.count(joker):
+    """The most copies of each card (suited, or a joker) one line of ``text`` shows: lines are
+    separate displays (the trick so far and the last play may name the same cards). A 亮王
+    line's "2张大王" names no card."""
+    most: Counter[str] = Counter()
+    for line in text.split("\n"):
+        cleaned = re.sub(r"\d张大王", "", line)
+        shown = Counter(SUITED.findall(cleaned))
+        for joker in ("小王", "大王"):
             shown[joker] = cleaned.count(joker)
-    return shown
+        for card, count in shown.items():
+            most[card] = max(most[card], count)
+    return +most
 
 
 def counter_by_name(cards: Iterable[Card]) -> Counter[str]:
@@ -347,16 +351,3 @@ def hand_line(hand: Iterable[Card]) -> str:
     from html import escape
 
     return escape(format_cards(sorted(hand))) or "—"
-
-
-def copies(card_name: str, variant: str) -> int:
-    """How many copies of a card the variant's deck holds (two decks in both games)."""
-    del variant
-    return 2 if card_name in ("小王", "大王") or SUITED.fullmatch(card_name) else 0
-
-
-def is_joker(card: Card) -> bool:
-    return card.rank in (SMALL_JOKER, BIG_JOKER)
-
-
-Waiter = Callable[[], Awaitable[None]]
