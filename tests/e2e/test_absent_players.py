@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.game.paowang import Game
 from tests.e2e.driver import ADMIN, GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -89,8 +90,10 @@ async def test_time_outs_then_托管_then_我回来了(
         )
         assert len(_group_lines(fake, TIMEOUT_LINE)) == 2
         assert "托管" in service._render_table(table)
-        # 我回来了: the seat is theirs again, and they play their next turn themselves
+        # 我回来了: the seat is theirs again, and they play their turns themselves (with
+        # time enough for a slow machine from now on)
         assert table.status == "playing"
+        service.settings.turn_seconds = 30.0
         answer = await (await fake.press(player, player, back.message_id, "我回来了")).answered()
         assert answer.text == "欢迎回来！"
         await fake.wait_for(lambda: _group_lines(fake, TAKEBACK_LINE), what="takeback line")
@@ -98,11 +101,9 @@ async def test_time_outs_then_托管_then_我回来了(
         message = await wait_turn_of(fake, table, player)
         answer = await hint_and_play(fake, player, message)
         assert answer.text and (answer.text.startswith("已出") or answer.text == "不出")
-        # nobody answers any more: time-outs, 托管 again, and the computer finishes the game
-        result = await fake.wait_for_message(GROUP, contains="结果", timeout=30)
-        assert table.channel is not None
-        await table.channel.drain()
+        result = await finish(fake, service, people, table)
         await check_settlement(service, table, result)
+        assert len(_group_lines(fake, TIMEOUT_LINE)) == 2
     assert not fake.unanswered_callbacks()
     fake.assert_clean()
 
@@ -216,5 +217,35 @@ async def test_kick_by_an_admin_hands_the_seat_to_the_computer(
         result = await finish(fake, service, [stays], table)
         # a kicked player is scored as one who left (逃跑)
         await check_settlement(service, table, result, escaped={seat: escape_penalty(table, seat)})
+    assert not fake.unanswered_callbacks()
+    fake.assert_clean()
+
+
+async def test_an_unanswered_亮王_gate_closes_on_its_timer(
+    fake_telegram: FakeTelegram, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Nobody answers 亮王: when reveal_seconds have passed, the human holder (seat 0)
+    declines, the other human's prompt is retired, and play starts; the game finishes."""
+    fake = fake_telegram
+    people = setup_world(fake, 2)
+    seed_deals(monkeypatch, next(s for s in range(1000) if Game.deal(s).big_jokers[:2] == (1, 0)))
+    settings = fast_settings(fake, tmp_path / "bot.sqlite3", reveal_seconds=0.3)
+    async with running_bot(settings) as service:
+        table = await start_game(fake, service, people, "刨王", 3)
+        assert table.gate_open and table.ready_pending == {0, 1}
+        prompts = [live_message(fake, user) for user in people]
+        assert all(prompt is not None and prompt.reply_markup for prompt in prompts)
+        await fake.wait_for(lambda: not table.gate_open, what="the gate closed by its timer")
+        humans = {0, 1}
+        holders = {seat for seat, n in enumerate(table.game.big_jokers) if n}
+        declined = {seat for kind, seat, _ in table.log if kind == "decline"}
+        revealed = {seat for kind, seat, _ in table.log if kind == "reveal"}
+        assert 0 in holders and holders & humans <= declined and not revealed & humans
+        for prompt in prompts:
+            assert prompt is not None
+            await fake.wait_for(lambda p=prompt: not p.reply_markup, what="the prompt retired")
+        assert not any(seat.timeouts or seat.takeover for seat in table.seats)
+        result = await finish(fake, service, people, table)
+        await check_settlement(service, table, result)
     assert not fake.unanswered_callbacks()
     fake.assert_clean()
