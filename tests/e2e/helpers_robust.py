@@ -254,7 +254,7 @@ async def check_settlement(
             rating = await service.db.ratings.get(user_id=seat.user_id, game=table.variant.name)
             assert rating.games == 1
             assert rating.score == expected, (seat, rating, expected)
-            assert f"{expected:+d}" in result_message.text
+            assert f"{expected:+d}" in (result_message.text or "")
     replayed = await service._rebuild(record)
     assert replayed is not None and replayed.result == result
 
