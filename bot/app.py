@@ -21,6 +21,8 @@ from bot.strings import text
 
 log = logging.getLogger(__name__)
 
+#: messages, button presses, and being blocked or unblocked in a private chat
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 COMMAND_NAMES = ("newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel")
 
 
@@ -139,7 +141,7 @@ def run() -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)
-    allowed = ["message", "callback_query"]
+    allowed = ALLOWED_UPDATES
     if settings.webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
         application.run_webhook(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import effective_user, service_of, throttle_of
+from bot.handlers.common import effective_user, service_of, throttle_of, user_info
 from bot.strings import text
 
 
@@ -24,3 +24,16 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     reply_text = text(lang, "err.no_game") if reply is None else reply.text
     if reply_text:
         await message.reply_text(reply_text, parse_mode=ParseMode.HTML)
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was blocked or unblocked in a private chat."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != ChatType.PRIVATE:
+        return
+    user = user_info(change.from_user)
+    works = change.new_chat_member.status not in (
+        ChatMemberStatus.BANNED,
+        ChatMemberStatus.LEFT,
+    )
+    await service_of(context).private_chat_changed(user, works=works)

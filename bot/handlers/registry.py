@@ -8,6 +8,7 @@ from telegram import Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -54,5 +55,8 @@ def register_handlers(application: Application) -> None:  # type: ignore[type-ar
         MessageHandler(
             filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, private.on_private_text
         )
+    )
+    application.add_handler(
+        ChatMemberHandler(private.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
     )
     application.add_error_handler(on_error)

@@ -1037,6 +1037,31 @@ class GameService:
         if table.status == "playing":
             await self._abandon(table, index, "event.escaped")
 
+    async def private_chat_changed(self, user: UserInfo, *, works: bool) -> None:
+        """Telegram says a user blocked (or unblocked) the bot in their private chat.
+
+        A blocked player in a game is gone at once: the computer takes the seat (逃跑), so
+        the table does not wait for the turn timer to notice.
+        """
+        await self.remember(user)
+        await self.db.players.set_can_message(user_id=user.user_id, can_message=works)
+        if works:
+            return
+        table = self._table_of_user(user.user_id)
+        if table is None:
+            return
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return
+            if table.status == "lobby":
+                del table.seats[index]
+                self.by_user.pop(user.user_id, None)
+                await self._save_seats(table)
+                await self._post_lobby(table)
+            elif table.status == "playing":
+                await self._blocked(table, index)
+
     async def leave(self, user: UserInfo) -> Reply:
         lang = await self.language(user)
         table = self._table_of_user(user.user_id)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application
+from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Settings
 from bot.service import GameService
 from bot.service.tables import Table
@@ -49,7 +49,7 @@ async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
         await application.start()
         assert application.updater is not None
         await application.updater.start_polling(
-            poll_interval=0, timeout=10, allowed_updates=["message", "callback_query"]
+            poll_interval=0, timeout=10, allowed_updates=ALLOWED_UPDATES
         )
         try:
             yield application.bot_data["service"]

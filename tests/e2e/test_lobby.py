@@ -97,6 +97,25 @@ async def test_a_user_who_blocked_the_bot_is_sent_to_the_deep_link_too(
     fake.assert_clean()
 
 
+async def test_a_seated_player_who_blocks_the_bot_leaves_the_lobby(
+    fake_telegram: FakeTelegram, tmp_path: Any
+) -> None:
+    fake = fake_telegram
+    (opener,) = setup_world(fake, 1)
+    fake.add_user(NEWCOMER, "新人")
+    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        await say(fake, NEWCOMER, NEWCOMER, "/start")
+        lobby = await _open(fake, opener)
+        table = service.tables[service.by_chat[GROUP]]
+        await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
+        assert [s.user_id for s in table.seats] == [opener, NEWCOMER]
+        fake.block(NEWCOMER)  # Telegram tells the bot (my_chat_member)
+        await fake.wait_for(lambda: "新人" not in (lobby.text or ""), what="the lobby updated")
+        assert [s.user_id for s in table.seats] == [opener]
+        assert NEWCOMER not in service.by_user
+    fake.assert_clean()
+
+
 async def test_who_may_press_what_in_the_lobby(fake_telegram: FakeTelegram, tmp_path: Any) -> None:
     fake = fake_telegram
     people = setup_world(fake, 4)
