@@ -1,0 +1,136 @@
+"""What the bot benchmarks share: running the real Application against the fake Bot API server,
+the fake's request log read as calls, percentiles, and ``bench/results/bot.md`` with one section
+per benchmark (each run rewrites its own section and leaves the other's alone)."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import math
+import os
+import re
+import subprocess
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import Application
+
+from bench import machine, now
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "bot.md"
+TITLE = "# Bot benchmarks: Bot API calls and load"
+INTRO = (
+    "The real `Application` (PTB 22, handlers, service, SQLite, `AIORateLimiter`) against the "
+    "fake Bot API server of `tests/fakebot`, on 127.0.0.1. Each section is rewritten by the "
+    "benchmark named in its title; the machine and the time are those of that run."
+)
+COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption")
+_TAG = re.compile(r"<[^>]+>")
+
+
+@contextlib.asynccontextmanager
+async def running(application: Application) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``application`` the way ``run_polling`` does (initialize, post_init, start, poll),
+    then stop it in PTB's order; like ``tests.e2e.driver.running_bot`` but for an application
+    built (and instrumented) by the caller."""
+    await application.initialize()
+    try:
+        assert application.post_init is not None
+        await application.post_init(application)
+        await application.start()
+        assert application.updater is not None
+        await application.updater.start_polling(
+            poll_interval=0, timeout=10, allowed_updates=["message", "callback_query"]
+        )
+        try:
+            yield application
+        finally:
+            await application.updater.stop()
+            await application.stop()
+            assert application.post_shutdown is not None
+            await application.post_shutdown(application)
+    finally:
+        await application.shutdown()
+
+
+def plain(html_text: str) -> str:
+    """What a Telegram client shows for the bot's HTML: tags dropped, entities decoded."""
+    return html.unescape(_TAG.sub("", html_text))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) by the nearest-rank method; NaN when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def max_in_window(times: Sequence[float], window: float = 60.0) -> int:
+    """The most events in any ``window`` seconds (a sliding window, as Telegram counts)."""
+    ordered = sorted(times)
+    best = start = 0
+    for end, at in enumerate(ordered):
+        while at - ordered[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def load_average() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "n/a"
+    return f"{one:.2f} / {five:.2f} / {fifteen:.2f}"
+
+
+def code_version() -> str:
+    """The commit measured, and the files of the bot that differed from it (shared tree)."""
+
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True
+            )
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return done.stdout.rstrip("\n")
+
+    head = git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    changed = git("status", "--porcelain", "--", "bot").splitlines()
+    names = sorted(line[3:] for line in changed)
+    return f"commit {head}" + (f" plus uncommitted changes to {', '.join(names)}" if names else "")
+
+
+def machine_lines(started_load: str) -> list[str]:
+    return [
+        f"- Machine: {machine()}",
+        f"- Code: {code_version()}",
+        f"- Date: {now()}",
+        f"- Load average (1 / 5 / 15 min): {started_load} at start, {load_average()} at the end "
+        "(the machine is shared: other work ran at the same time)",
+    ]
+
+
+def write_section(name: str, body: str, path: Path = RESULTS) -> None:
+    """Replace the section ``name`` of the results file (or add it), keeping the others."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    block = f"{start}\n{body.strip()}\n{end}"
+    text = path.read_text(encoding="utf-8") if path.exists() else f"{TITLE}\n\n{INTRO}\n"
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.DOTALL)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block, text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
