@@ -91,7 +91,11 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     assert application.job_queue is not None
     service = GameService(
         db=db,
-        messenger=Messenger(bot),
+        messenger=Messenger(
+            bot,
+            private_per_second=settings.private_messages_per_second,
+            private_burst=settings.private_burst,
+        ),
         scheduler=JobQueueScheduler(application.job_queue),
         settings=settings,
         bot_username=bot.username,

@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     )
     group_messages_per_minute: int = Field(20, gt=0, description="Telegram's group limit.")
     overall_messages_per_second: float = Field(30.0, gt=0)
+    private_messages_per_second: float = Field(
+        1.0, gt=0, description="Telegram's pace per private chat (sends and edits)."
+    )
+    private_burst: int = Field(3, ge=1, description="Messages a private chat takes at once.")
     user_actions_per_second: float = Field(
         5.0, gt=0, description="Per-user throttle for button presses and typed plays."
     )

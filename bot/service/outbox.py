@@ -41,11 +41,39 @@ class Messenger:
     5xx) are retried a few times here; 403 and "not found" come back as outcomes.
     """
 
-    def __init__(self, bot: Bot, *, retries: int = 3) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        retries: int = 3,
+        private_per_second: float = 1.0,
+        private_burst: int = 3,
+    ) -> None:
         self.bot = bot
         self.retries = retries
         self.calls = 0
         self._group_times: dict[int, deque[float]] = {}
+        # Telegram allows about one message a second per private chat, a few at once;
+        # AIORateLimiter does not pace private chats, so this does (sends and edits alike).
+        self._private_burst = max(1, private_burst)
+        self._private_period = self._private_burst / private_per_second
+        self._private_times: dict[int, deque[float]] = {}
+
+    async def _private_slot(self, chat_id: int) -> None:
+        """Wait until one more message to this private chat fits its sliding window."""
+        if chat_id <= 0:
+            return
+        times = self._private_times.setdefault(chat_id, deque())
+        while True:
+            now = time.monotonic()
+            while times and now - times[0] >= self._private_period:
+                times.popleft()
+            if len(times) < self._private_burst:
+                times.append(now)
+                break
+            await asyncio.sleep(times[0] + self._private_period - now)
+        if len(self._private_times) > 10_000:  # forget idle chats now and then
+            self._private_times = {c: t for c, t in self._private_times.items() if t}
 
     def _count_group(self, chat_id: int) -> None:
         if chat_id < 0:
@@ -102,6 +130,7 @@ class Messenger:
         notify: bool = True,
     ) -> Sent:
         self._count_group(chat_id)
+        await self._private_slot(chat_id)
         delivery, message = await self._call(
             lambda: self.bot.send_message(
                 chat_id,
@@ -119,6 +148,7 @@ class Messenger:
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> Delivery:
         self._count_group(chat_id)
+        await self._private_slot(chat_id)
         delivery, _ = await self._call(
             lambda: self.bot.edit_message_text(
                 text[:MAX_TEXT],
@@ -134,6 +164,7 @@ class Messenger:
     async def clear_buttons(self, chat_id: int, message_id: int) -> Delivery:
         """Remove a message's inline keyboard (an outdated message someone pressed)."""
         self._count_group(chat_id)
+        await self._private_slot(chat_id)
         delivery, _ = await self._call(
             lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         )

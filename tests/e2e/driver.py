@@ -32,6 +32,8 @@ def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
         "reveal_seconds": 60.0,
         "group_messages_per_minute": fake.flood.group[0],
         "overall_messages_per_second": fake.flood.overall[0] / fake.flood.overall[1],
+        "private_messages_per_second": fake.flood.private[0] / fake.flood.private[1],
+        "private_burst": fake.flood.private[0],
         "user_actions_per_second": 1000.0,
     }
     values.update(overrides)

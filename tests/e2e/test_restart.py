@@ -45,6 +45,7 @@ async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Pro
         TURN_SECONDS="120",
         GROUP_MESSAGES_PER_MINUTE="600",
         OVERALL_MESSAGES_PER_SECOND="1000",
+        PRIVATE_MESSAGES_PER_SECOND="200",
         USER_ACTIONS_PER_SECOND="1000",
         LOG_LEVEL="WARNING",
     )
