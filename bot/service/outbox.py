@@ -73,7 +73,13 @@ class Messenger:
                 break
             await asyncio.sleep(times[0] + self._private_period - now)
         if len(self._private_times) > 10_000:  # forget idle chats now and then
-            self._private_times = {c: t for c, t in self._private_times.items() if t}
+            # idle: the newest message has left the window (a deque is never emptied here,
+            # so "non-empty" would keep every chat ever seen and rebuild this on every send)
+            self._private_times = {
+                c: t
+                for c, t in self._private_times.items()
+                if t and now - t[-1] < self._private_period
+            }
 
     def _count_group(self, chat_id: int) -> None:
         if chat_id < 0:
