@@ -58,6 +58,8 @@ class Messenger:
         self._private_burst = max(1, private_burst)
         self._private_period = self._private_burst / private_per_second
         self._private_times: dict[int, deque[float]] = {}
+        # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
+        self._stripped: dict[tuple[int, int], None] = {}
 
     async def _private_slot(self, chat_id: int) -> None:
         """Wait until one more message to this private chat fits its sliding window."""
@@ -165,15 +167,29 @@ class Messenger:
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
             )
         )
+        self._stripped.pop((chat_id, message_id), None)
+        if delivery is Delivery.OK and markup is None:
+            self._remember_stripped(chat_id, message_id)
         return delivery
+
+    def _remember_stripped(self, chat_id: int, message_id: int) -> None:
+        self._stripped[(chat_id, message_id)] = None
+        if len(self._stripped) > 10_000:  # the oldest first: a dict keeps insertion order
+            del self._stripped[next(iter(self._stripped))]
 
     async def clear_buttons(self, chat_id: int, message_id: int) -> Delivery:
         """Remove a message's inline keyboard (an outdated message someone pressed)."""
+        if (chat_id, message_id) in self._stripped:
+            # this bot already took them off (a second tap on a message just retired):
+            # clearing again would be an identical edit, which Telegram refuses
+            return Delivery.OK
         self._count_group(chat_id)
         await self._private_slot(chat_id)
         delivery, _ = await self._call(
             lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         )
+        if delivery is Delivery.OK:
+            self._remember_stripped(chat_id, message_id)
         return delivery
 
     async def delete(self, chat_id: int, message_id: int) -> Delivery:
