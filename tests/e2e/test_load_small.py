@@ -45,6 +45,7 @@ async def test_eight_tables_at_once_lose_and_repeat_nothing(
         scenario = await run_scenario(fake, SPECS, seed=7, knobs=knobs, timeout=120.0)
     check = check_games(db_path, scenario, fake)
     assert not check.problems, "\n".join(check.problems)
+    assert not check.api_problems, "\n".join(check.api_problems)  # no 4xx, no flood
     assert check.finished == len(SPECS)
     # the races were really run
     duplicates = sum(h.stats.duplicates for h in scenario.humans)
