@@ -14,12 +14,12 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.callbacks import Act, Callback
 from bot.config import Settings
-from bot.game.cards import Card, format_cards, parse_cards
+from bot.game.cards import Card, format_cards
 from bot.game.common import Combo, Event, GameOver, IllegalPlay, Played
 from bot.game.levels import level_for
 from bot.render import (
@@ -29,7 +29,6 @@ from bot.render import (
     hand_text,
     lobby_keyboard,
     lobby_text,
-    place_name,
     play_button_label,
     play_html,
     ready_keyboard,
@@ -39,14 +38,14 @@ from bot.render import (
     variant_name,
 )
 from bot.service.outbox import Delivery, GroupChannel, Messenger
+from bot.service.replay import replay
+from bot.service.settlement import Settlement, result_text, settle
 from bot.service.tables import Seat, Table
-from bot.storage import Database, GameRecord, OpenGameExistsError, RatingChange, ResultRow
+from bot.storage import Database, GameRecord, OpenGameExistsError
 from bot.strings import Lang, language_of, text
 from bot.variants import VARIANTS, Action, Variant, apply_action
 
 log = logging.getLogger(__name__)
-
-ESCAPE_PENALTY_SHUANGKOU = -20
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +74,6 @@ class Scheduler(Protocol):
         self, name: str, delay: float, callback: Callable[[], Awaitable[None]]
     ) -> None: ...
     def cancel(self, name: str) -> None: ...
-
-
-@dataclass
-class Settlement:
-    rows: list[ResultRow] = field(default_factory=list)
-    short_game: bool = False
-    before_after: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # user -> ratings
 
 
 def _timer_name(game_id: int) -> str:
@@ -727,7 +719,7 @@ class GameService:
         except Exception:
             table.log.pop()
             seat.version -= 1
-            table.game = self._replay(table.variant, table.seed, table.leader, None, table.log)
+            table.game = replay(table.variant, table.seed, table.leader, None, table.log)
             raise
         return events
 
@@ -1119,48 +1111,12 @@ class GameService:
     # ---- the end -------------------------------------------------------------------------
 
     async def _settle(self, table: Table) -> Settlement:
-        """Scores with the bot's adjustments, written with the last action (same transaction)."""
-        result = table.game.result
-        duration = self.clock() - (table.started_at or self.clock())
-        short = duration < self.settings.min_game_seconds
-        rows: list[ResultRow] = []
-        changes: list[RatingChange] = []
-        for index, seat in enumerate(table.seats):
-            delta = int(result.deltas[index])
-            adjusted = delta
-            if seat.escaped:
-                adjusted = self._escape_penalty(table, index)
-            if short:
-                adjusted = 0
-            won = index in result.winners
-            rows.append(ResultRow(index, seat.user_id, delta, adjusted, won, seat.escaped))
-            if seat.is_human and seat.user_id is not None:
-                changes.append(RatingChange(seat.user_id, adjusted, won and not seat.escaped))
-        await self.db.results.record(
-            game_id=table.game_id,
-            rows=rows,
-            outcome=result.outcome,
-            note="short game" if short else None,
+        """Settle with the bot's adjustments, inside the transaction of the last action."""
+        settlement = await settle(
+            self.db, table, now=self.clock(), min_game_seconds=self.settings.min_game_seconds
         )
-        before_after = await self.db.ratings.apply(game=table.variant.name, changes=changes)
-        await self.db.games.update(
-            table.game_id, status="finished", finished_at=self.clock(), deadline=None
-        )
-        settlement = Settlement(rows, short)
-        for change, pair in zip(changes, before_after, strict=True):
-            settlement.before_after[change.user_id] = pair
         table.settlement = settlement
         return settlement
-
-    def _escape_penalty(self, table: Table, index: int) -> int:
-        if table.variant.name == "paowang":
-            # The engine prices an escape on a game still running (it refuses a finished
-            # one, and this runs once the game is over). What the price depends on, the
-            # teams and the 亮王 doubling, is settled by the 亮王 answers: price it there.
-            answers = [action for action in table.log if action[0] in ("reveal", "decline")]
-            start = self._replay(table.variant, table.seed, table.leader, None, answers)
-            return int(table.variant.module.escape_penalty(start, index))
-        return ESCAPE_PENALTY_SHUANGKOU
 
     async def _finish(self, table: Table, events: list[Event]) -> None:
         settlement = table.settlement
@@ -1172,7 +1128,7 @@ class GameService:
         assert table.channel is not None
         table.channel.stop_following()  # the result, with its button, stays the last message
         table.channel.post(
-            self._result_text(table, settlement),
+            result_text(table, settlement),
             again_keyboard(table.lang, game_id=table.game_id),
         )
         table.channel.table_changed()
@@ -1184,91 +1140,14 @@ class GameService:
         closing.add_done_callback(self._background.discard)
         log.info("game %s finished: %s", table.game_id, table.game.result.outcome)
 
-    def _result_text(self, table: Table, settlement: Settlement) -> str:
-        lang = table.lang
-        result = table.game.result
-        labels = table.labels()
-        lines = [
-            text(
-                lang,
-                "result.title",
-                variant=variant_name(lang, table.variant.name),
-                outcome=text(lang, f"outcome.{result.outcome}"),
-            )
-        ]
-        if getattr(result, "instant", False):
-            lines.append(text(lang, "result.instant"))
-        order = " › ".join(
-            f"{place_name(lang, n + 1)} {labels[seat].html()}"
-            for n, seat in enumerate(result.finish_order)
-        )
-        if order:
-            lines.append(text(lang, "result.order", order=order))
-        if result.side_points is not None:
-            win, lose = result.side_points
-            lines.append(text(lang, "result.side_points", win=win, lose=lose))
-        if getattr(result, "revealed", False):
-            lines.append(text(lang, "result.revealed"))
-        level_ups = []
-        for row in settlement.rows:
-            seat = table.seats[row.seat]
-            name = labels[row.seat].html() + (text(lang, "result.escaped") if row.escaped else "")
-            delta = f"{row.adjusted_delta:+d}"
-            pair = settlement.before_after.get(seat.user_id or 0) if seat.is_human else None
-            if pair is None:
-                lines.append(text(lang, "result.row_computer", name=name, delta=delta))
-                continue
-            before, after = pair
-            level_after = level_for(table.variant.name, after.score)
-            level_before = level_for(table.variant.name, before.score)
-            lines.append(
-                text(
-                    lang,
-                    "result.row",
-                    name=name,
-                    delta=delta,
-                    score=after.score,
-                    title=level_after.title,
-                )
-            )
-            if level_after.level > level_before.level:
-                level_ups.append(
-                    text(
-                        lang,
-                        "result.level_up",
-                        name=labels[row.seat].html(),
-                        title=level_after.title,
-                    )
-                )
-        lines += level_ups
-        if settlement.short_game:
-            lines.append(text(lang, "result.short_game"))
-        return "\n".join(lines)
-
     # ---- restart -------------------------------------------------------------------------
-
-    @staticmethod
-    def _replay(
-        variant: Variant,
-        seed: int | None,
-        leader: int | None,
-        hands: list[list[str]] | None,
-        actions: Sequence[Action],
-    ) -> Any:
-        if hands is not None:
-            game = variant.from_hands([parse_cards(" ".join(h)) for h in hands], leader or 0)
-        else:
-            game = variant.deal(seed or 0, leader)
-        for action in actions:
-            apply_action(game, action)
-        return game
 
     async def _rebuild(self, record: GameRecord) -> Any:
         if record.seed is None and record.hands is None:
             return None
         actions = [(a.kind, a.seat, a.cards) for a in await self.db.actions.list(record.id)]
         seed = int(record.seed) if record.seed is not None else None
-        return self._replay(VARIANTS[record.variant], seed, record.leader, record.hands, actions)
+        return replay(VARIANTS[record.variant], seed, record.leader, record.hands, actions)
 
     async def recover(self) -> int:
         """Rebuild every unfinished lobby and game from the database; returns how many."""
@@ -1315,7 +1194,7 @@ class GameService:
         table.leader = record.leader
         table.started_at = record.started_at
         actions = [(a.kind, a.seat, a.cards) for a in await self.db.actions.list(record.id)]
-        table.game = self._replay(variant, table.seed, table.leader, record.hands, [])
+        table.game = replay(variant, table.seed, table.leader, record.hands, [])
         for action in actions:
             apply_action(table.game, action)
             table.log.append(action)
