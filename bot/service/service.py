@@ -21,7 +21,6 @@ from bot.callbacks import Act, Callback
 from bot.config import Settings
 from bot.game.cards import Card, format_cards
 from bot.game.common import Combo, Event, GameOver, IllegalPlay, Played
-from bot.game.levels import level_for
 from bot.render import (
     again_keyboard,
     event_lines,
@@ -38,6 +37,7 @@ from bot.render import (
     variant_name,
 )
 from bot.service.outbox import Delivery, GroupChannel, Messenger
+from bot.service.queries import rank_text, top_text
 from bot.service.replay import replay
 from bot.service.settlement import Settlement, result_text, settle
 from bot.service.tables import Seat, Table
@@ -1245,57 +1245,10 @@ class GameService:
 
     async def rank(self, user: UserInfo) -> str:
         lang = await self.remember(user)
-        lines = [text(lang, "rank.title", name=_escape(user.name))]
-        for name in VARIANTS:
-            rating = await self.db.ratings.get(user_id=user.user_id, game=name)
-            level = level_for(name, rating.score)
-            lines.append(
-                text(
-                    lang,
-                    "rank.row",
-                    variant=variant_name(lang, name),
-                    title=level.title,
-                    level=level.level,
-                    score=rating.score,
-                    games=rating.games,
-                    wins=rating.wins,
-                )
-            )
-            if level.next_title is not None:
-                lines.append(
-                    text(
-                        lang,
-                        "rank.next",
-                        title=level.next_title,
-                        points=level.to_next(rating.score),
-                    )
-                )
-            else:
-                lines.append(text(lang, "rank.top"))
-        return "\n".join(lines)
+        return await rank_text(self.db, user.user_id, user.name, lang)
 
     async def top(self, chat_id: int, user: UserInfo) -> str:
-        lang = await self.language(user)
-        blocks = []
-        for name in VARIANTS:
-            rows = await self.db.ratings.top(game=name, chat_id=chat_id, limit=10)
-            lines = [text(lang, "top.title", variant=variant_name(lang, name))]
-            if not rows:
-                lines.append(text(lang, "top.empty", variant=variant_name(lang, name)))
-            for n, (player, rating) in enumerate(rows, 1):
-                title = level_for(name, rating.score).title
-                lines.append(
-                    text(
-                        lang,
-                        "top.row",
-                        n=n,
-                        name=_escape(player.name),
-                        title=title,
-                        score=rating.score,
-                    )
-                )
-            blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
+        return await top_text(self.db, chat_id, await self.language(user))
 
 
 # ---- small helpers -----------------------------------------------------------------------
