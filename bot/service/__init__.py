@@ -1,5 +1,6 @@
 """Tables in progress: locks, timers, persistence, and what to tell whom."""
 
-from bot.service.service import GameService, Reply, Scheduler, UserInfo
+from bot.service.base import Reply, Scheduler, UserInfo
+from bot.service.service import GameService
 
 __all__ = ["GameService", "Reply", "Scheduler", "UserInfo"]
