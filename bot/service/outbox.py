@@ -56,7 +56,9 @@ class Messenger:
         # Telegram allows about one message a second per private chat, a few at once;
         # AIORateLimiter does not pace private chats, so this does (sends and edits alike).
         self._private_burst = max(1, private_burst)
-        self._private_period = self._private_burst / private_per_second
+        # a tenth more than the window itself: requests can reach Telegram closer together
+        # than they left here
+        self._private_period = 1.1 * self._private_burst / private_per_second
         self._private_times: dict[int, deque[float]] = {}
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
         self._stripped: dict[tuple[int, int], None] = {}
