@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from collections.abc import Awaitable, Callable
@@ -107,7 +108,20 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         commands = [BotCommand(name, text(lang, f"commands.{name}")) for name in COMMAND_NAMES]
         await bot.set_my_commands(commands, language_code=code)
     recovered = await service.recover()
+    _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
+
+
+def _tune_garbage_collector() -> None:
+    """Fewer, cheaper pauses: a full collection stops every table at once.
+
+    What exists after start-up (libraries, settings, recovered tables) lives as long as the
+    process: freezing it keeps it out of every later collection. Young collections are made
+    rarer too; the bot creates few reference cycles, so memory does not suffer.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
