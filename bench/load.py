@@ -652,14 +652,14 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     memory: list[dict[str, Any]] = []
-    pauses: list[tuple[int, float]] = []  # (generation, seconds) of each garbage collection
+    pauses: list[tuple[int, float, float]] = []  # (generation, start, seconds) per collection
     started: list[float] = [0.0]
 
     def on_gc(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started[0] = time.perf_counter()
         else:
-            pauses.append((info["generation"], time.perf_counter() - started[0]))
+            pauses.append((info["generation"], started[0], time.perf_counter() - started[0]))
 
     async with running(application):
         service = application.bot_data["service"]
@@ -954,7 +954,7 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
     """Memory per table: RSS in the timing run, Python allocations by file in the traced one."""
     lines = ["Memory, in the bot process:", ""]
     for run in runs:
-        if len(run.specs) < 50:
+        if len(run.specs) == 1:
             continue
         bot = run.bot
         if not run.traced:
@@ -998,7 +998,7 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
 
 
 def report(runs: list[LoadRun], started_load: str, command: str) -> str:
-    main = next(r for r in runs if not r.traced and len(r.specs) >= 50)
+    main = max((r for r in runs if not r.traced), key=lambda r: len(r.specs))
     variants = Counter(s.variant for s in main.specs)
     humans = sum(s.humans for s in main.specs)
     seats = sum(s.seats for s in main.specs)
@@ -1102,14 +1102,27 @@ def report(runs: list[LoadRun], started_load: str, command: str) -> str:
         ]
         jobs = run.bot["jobs"]
         times = [j["seconds"] for j in jobs]
-        full = [seconds for generation, seconds in run.bot["gc_pauses"] if generation == 2]
+        full = [
+            (at, seconds) for generation, at, seconds in run.bot["gc_pauses"] if generation == 2
+        ]
+        updates = run.bot["updates"]
+        spared = [
+            s["seconds"]
+            for s in updates
+            if not any(
+                at < s["started"] + s["seconds"] + s["limiter_wait"] and s["started"] < at + took
+                for at, took in full
+            )
+        ]
         lines += [
             f"Timer jobs (computer turns, run by PTB's JobQueue, not updates): {len(jobs)}, "
             f"p50 {_ms(percentile(times, 50))} ms, p99 {_ms(percentile(times, 99))} ms, "
             f"{sum(j['calls'] for j in jobs) / max(1, len(jobs)):.2f} calls each. "
             f"Garbage collector: {len(run.bot['gc_pauses'])} collections, of which "
             f"{len(full)} full (generation 2) ones stopping the bot for "
-            f"{', '.join(_ms(s) for s in full) or 'none'} ms.",
+            f"{', '.join(_ms(took) for _, took in full) or 'none'} ms; "
+            f"{len(updates) - len(spared)} updates were in progress during one, and the "
+            f"others' own p99 is {_ms(percentile(spared, 99))} ms.",
             "",
         ]
     lines += [
