@@ -38,11 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.botrun import (
-    load_average,
     machine_lines,
     markdown_table,
     max_in_window,
     running,
+    started,
     write_section,
 )
 from bot.app import build_application
@@ -338,13 +338,13 @@ def _per(count: float, of: int) -> str:
     return f"{count / of:.2f}" if of else "–"
 
 
-def report(outcomes: list[Outcome], started_load: str, command: str, pace: Pace) -> str:
+def report(outcomes: list[Outcome], start: tuple[str, str, str], command: str, pace: Pace) -> str:
     lines = [
         "## Bot API calls per action, group messages per minute (`bench.bot_calls`)",
         "",
         f"`{command}`",
         "",
-        *machine_lines(started_load),
+        *machine_lines(start),
         "- The bot with its default settings (group budget 20 a minute, sliding; "
         "`AIORateLimiter`; 45 s turns); the fake with Telegram's limits (20 a minute per "
         "group, sends and edits alike, sliding window; 1 a second per private chat, 3 at "
@@ -471,14 +471,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "full" in chosen:
         scenarios.append(Scenario("1 human + 3 computers, full speed", 1, 0.0, FULL_SPEED))
         scenarios.append(Scenario("4 computers, full speed", 0, 0.0, FULL_SPEED))
-    started_load = load_average()
+    start = started()
     outcomes = []
     for number, scenario in enumerate(scenarios):
         print(f"playing: {scenario.name} ...", file=sys.stderr, flush=True)
         outcomes.append(asyncio.run(play_game(scenario, args.seed + number)))
     given = list(argv if argv is not None else sys.argv[1:])
     command = " ".join([".venv/bin/python -m bench.bot_calls", *given])
-    body = report(outcomes, started_load, command, pace)
+    body = report(outcomes, start, command, pace)
     print(body)
     if not args.no_write:
         write_section(SECTION, body)

@@ -106,12 +106,18 @@ def code_version() -> str:
     return f"commit {head}" + (f" plus uncommitted changes to {', '.join(names)}" if names else "")
 
 
-def machine_lines(started_load: str) -> list[str]:
+def started() -> tuple[str, str, str]:
+    """What to say about the start of a run: the machine, the code, the load average."""
+    return machine(), code_version(), load_average()
+
+
+def machine_lines(start: tuple[str, str, str]) -> list[str]:
+    described, code, load = start
     return [
-        f"- Machine: {machine()}",
-        f"- Code: {code_version()}",
+        f"- Machine: {described}",
+        f"- Code: {code}",
         f"- Date: {now()}",
-        f"- Load average (1 / 5 / 15 min): {started_load} at start, {load_average()} at the end "
+        f"- Load average (1 / 5 / 15 min): {load} at start, {load_average()} at the end "
         "(the machine is shared: other work ran at the same time)",
     ]
 

@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.botrun import (
-    load_average,
     machine_lines,
     markdown_table,
     percentile,
     plain,
     running,
+    started,
     write_section,
 )
 from bot.game import paowang, shuangkou
@@ -997,7 +997,7 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
     return [*lines, ""]
 
 
-def report(runs: list[LoadRun], started_load: str, command: str) -> str:
+def report(runs: list[LoadRun], start: tuple[str, str, str], command: str) -> str:
     main = max((r for r in runs if not r.traced), key=lambda r: len(r.specs))
     variants = Counter(s.variant for s in main.specs)
     humans = sum(s.humans for s in main.specs)
@@ -1007,7 +1007,7 @@ def report(runs: list[LoadRun], started_load: str, command: str) -> str:
         "",
         f"`{command}`",
         "",
-        *machine_lines(started_load),
+        *machine_lines(start),
         f"- {len(main.specs)} tables at once ({variants['shuangkou']} 双扣, "
         f"{variants['paowang']} 刨王), {seats} seats: {humans} simulated humans, "
         f"{seats - humans} computers; each table its own group, each human their own chat. "
@@ -1170,7 +1170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.bot_process:
         return _bot_process(args.bot_process)
-    started_load = load_average()
+    start = started()
     specs = table_mix(args.tables)
     plans: list[tuple[str, list[TableSpec], float, bool, tuple[float, float]]] = []
     if not args.no_quiet:
@@ -1194,7 +1194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
     given = list(argv if argv is not None else sys.argv[1:])
-    body = report(runs, started_load, " ".join([".venv/bin/python -m bench.load", *given]))
+    body = report(runs, start, " ".join([".venv/bin/python -m bench.load", *given]))
     print(body)
     if not args.no_write:
         write_section(SECTION, body)
