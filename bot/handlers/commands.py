@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from telegram import ReplyParameters, Update
+from telegram import Chat, ReplyParameters, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import effective_user, service_of, user_info
+from bot.service import GameService, UserInfo
 from bot.strings import LANGUAGES, Lang, text
 from bot.variants import variant_for
 
@@ -45,16 +46,28 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _reply(update, reply.text)
 
 
-async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _group_command(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> tuple[UserInfo, Chat, GameService, Lang] | None:
+    """Who sent a group-only command, where, and in which language; None (answered) if it
+    was sent elsewhere."""
     user = effective_user(update)
     chat = update.effective_chat
     if user is None or chat is None:
-        return
+        return None
     service = service_of(context)
     lang = await service.language(user)
     if not _is_group(update):
         await _reply(update, text(lang, "err.group_only"))
+        return None
+    return user, chat, service, lang
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    sent = await _group_command(update, context)
+    if sent is None:
         return
+    user, chat, service, lang = sent
     variant = variant_for(context.args[0] if context.args else None)
     if variant is None:
         await _reply(update, text(lang, "help"))
@@ -72,14 +85,10 @@ async def rank(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    user = effective_user(update)
-    chat = update.effective_chat
-    if user is None or chat is None:
+    sent = await _group_command(update, context)
+    if sent is None:
         return
-    service = service_of(context)
-    if not _is_group(update):
-        await _reply(update, text(await service.language(user), "err.group_only"))
-        return
+    user, chat, service, _ = sent
     await _reply(update, await service.top(chat.id, user))
 
 
@@ -121,29 +130,20 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    user = effective_user(update)
-    chat = update.effective_chat
-    if user is None or chat is None:
+    sent = await _group_command(update, context)
+    if sent is None:
         return
-    service = service_of(context)
-    if not _is_group(update):
-        await _reply(update, text(await service.language(user), "err.group_only"))
-        return
+    user, chat, service, _ = sent
     reply = await service.cancel_in_chat(chat.id, user)
     await _reply(update, reply.text)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    user = effective_user(update)
-    chat = update.effective_chat
     message = update.effective_message
-    if user is None or chat is None or message is None:
+    sent = await _group_command(update, context)
+    if sent is None or message is None:
         return
-    service = service_of(context)
-    lang = await service.language(user)
-    if not _is_group(update):
-        await _reply(update, text(lang, "err.group_only"))
-        return
+    user, chat, service, lang = sent
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
         await _reply(update, text(lang, "err.kick_reply"))
