@@ -118,7 +118,7 @@ def machine_lines(start: tuple[str, str, str]) -> list[str]:
         f"- Code: {code}",
         f"- Date: {now()}",
         f"- Load average (1 / 5 / 15 min): {load} at start, {load_average()} at the end "
-        "(the machine is shared: other work ran at the same time)",
+        "(the machine is shared with other work)",
     ]
 
 
