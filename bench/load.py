@@ -679,11 +679,15 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
             while True:
                 tables = len(service.tables)
                 memory.append({"tables": tables, **_memory()})
-                if snapshots and "peak" not in snapshots and tables < most:
-                    # the first game just ended: every table is in play, most half-way
-                    snapshots["peak"] = tracemalloc.take_snapshot()
-                    memory[-1]["peak_snapshot"] = True
                 most = max(most, tables)
+                if snapshots and "peak" not in snapshots and most and tables >= 0.9 * most:
+                    playing = [t.seq for t in service.tables.values() if t.status == "playing"]
+                    enough = playing and sum(playing) >= 40 * len(playing)
+                    if enough and len(playing) >= 0.9 * most:
+                        # (nearly) every table in play, 40 actions in on average: about a
+                        # third of a game (a 刨王 deal can end at once, so not "all of them")
+                        snapshots["peak"] = tracemalloc.take_snapshot()
+                        memory[-1]["peak_snapshot"] = True
                 await asyncio.sleep(0.1)
 
         sampler = asyncio.create_task(sample())
@@ -983,7 +987,8 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
         per_table = (grown - cache) / tables if tables else 0.0
         lines.append(
             f"- {run.name} (tracemalloc, Python allocations by the file that made them): "
-            f"when the first game ended, with {tables} tables in play, allocations had grown "
+            f"with {tables} tables open, about 40 actions into their games on average, "
+            "allocations had grown "
             f"by {_kib(grown)} since before the first lobby: {_kib(cache)} of it in "
             f"`{PLAYERS}` (the computer players' plan caches: module-level, shared by every "
             f"game, bounded) and {_kib(grown - cache)} elsewhere, "
