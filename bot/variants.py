@@ -3,29 +3,12 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
-from bot.game.cards import Card, format_cards, parse_cards
-from bot.game.common import Combo, Event, Result, SeatView
-
-
-class GameLike(Protocol):
-    """What the bot uses of an engine's ``Game``."""
-
-    turn: int | None
-    on_table: Combo | None
-    hands: list[list[Card]]
-    result: Result | None
-
-    @property
-    def over(self) -> bool: ...
-    def play(self, seat: int, cards: Sequence[Card]) -> list[Event]: ...
-    def pass_turn(self, seat: int) -> list[Event]: ...
-    def view(self, seat: int | None) -> SeatView: ...
-    def can_pass(self, seat: int) -> bool: ...
+from bot.game.cards import Card, parse_cards
+from bot.game.common import Combo, Event, SeatView
 
 
 @dataclass(frozen=True)
@@ -82,16 +65,6 @@ ALIASES = {
 }
 
 
-@cache
-def available(name: str) -> bool:
-    """Whether the engine of ``name`` is installed (both are, once both engines landed)."""
-    try:
-        VARIANTS[name].module  # noqa: B018 - importing is the check
-    except ImportError:
-        return False
-    return True
-
-
 def variant_for(argument: str | None) -> Variant | None:
     if not argument:
         return SHUANGKOU
@@ -115,10 +88,3 @@ def apply_action(game: Any, action: Action) -> list[Event]:
     if kind in ("reveal", "decline"):
         return game.reveal(seat, kind == "reveal")  # type: ignore[no-any-return]
     raise ValueError(f"unknown action kind: {kind!r}")
-
-
-def play_action(seat: int, cards: Sequence[Card]) -> Action:
-    return ("play", seat, format_cards(cards))
-
-
-Chooser = Callable[[SeatView], Combo | None]
