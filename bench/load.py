@@ -481,13 +481,24 @@ def _tokens(cards: str | None) -> list[str]:
 
 
 def _replay(
-    variant: str, seed: int, leader: int | None, log: Sequence[tuple[str, int, str | None]]
+    variant: str,
+    seed: int,
+    leader: int | None,
+    log: Sequence[tuple[str, int, str | None]],
+    forced: set[int] | None = None,
 ) -> tuple[Any, list[list[Event]]]:
-    """The game rebuilt from its deal and log with the engine alone; the events per action."""
+    """The game rebuilt from its deal and log with the engine alone; the events per action.
+
+    ``forced`` collects the log positions of 双扣 passes by a seat that held nothing to beat
+    the table: the bot passes those itself (要不起) without asking the player.
+    """
     module = ENGINES[variant]
     game = module.Game.deal(seed, leader=leader)
     events: list[list[Event]] = []
-    for kind, seat, cards in log:
+    for position, (kind, seat, cards) in enumerate(log):
+        cannot_beat = game.on_table is not None and not game.legal_plays(seat)
+        if forced is not None and kind == "pass" and variant == "shuangkou" and cannot_beat:
+            forced.add(position)
         if kind == "play":
             events.append(game.play(seat, parse_cards(cards or "")))
         elif kind == "pass":
@@ -545,16 +556,20 @@ def _check_one(
         problems.append(f"{where}: the log's seq has gaps or repeats")
     log = [(r["kind"], r["seat"], r["cards"]) for r in log_rows]
     report.actions += len(log)
-    game, events = _replay(table.spec.variant, json.loads(row["seed"]), row["leader"], log)
+    forced: set[int] = set()
+    game, events = _replay(table.spec.variant, json.loads(row["seed"]), row["leader"], log, forced)
     if not game.over or game.result is None:
         problems.append(f"{where}: the replayed log does not end the game")
         return
 
-    # what each human saw accepted is exactly their seats' part of the log, in order
+    # what each human saw accepted is exactly their seats' part of the log, in order, less
+    # the passes the bot made for them because they could not beat the table
     seat_of = {s["user_id"]: i for i, s in enumerate(seats) if not s["is_computer"]}
     for human in table.players:
         seat = seat_of.get(human.user_id)
-        logged = [(k, _tokens(c)) for k, s, c in log if s == seat]
+        logged = [
+            (k, _tokens(c)) for n, (k, s, c) in enumerate(log) if s == seat and n not in forced
+        ]
         seen = [(k, _tokens(c)) for k, c in human.actions]
         report.human_actions += len(logged)
         if logged != seen:

@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     computer_delay: float = Field(
         1.2, ge=0, description="Seconds a computer player waits before playing (human pace)."
     )
+    auto_pass: bool = Field(
+        True,
+        description="双扣: a player with nothing that beats the table passes without being "
+        "asked (要不起), after the computer delay.",
+    )
     default_language: Literal["zh", "en"] = "zh"
     min_game_seconds: float = Field(
         60.0, ge=0, description="Games shorter than this change no score (anti-farming)."

@@ -27,6 +27,15 @@ class Variant:
     def has_reveal(self) -> bool:
         return self.name == "paowang"
 
+    @property
+    def auto_passes(self) -> bool:
+        """Whether a player with nothing that beats the table passes without being asked.
+
+        Not in 刨王: there, who can beat a high single says who holds the 大王, and a seat
+        that passes at once while another is asked would tell the group exactly that.
+        """
+        return self.name == "shuangkou"
+
     def deal(self, seed: int, leader: int | None = None) -> Any:
         return self.module.Game.deal(seed, leader=leader)
 

@@ -579,12 +579,42 @@ class GameService(LobbyMixin):
         if not seat.plays_itself:
             self._arm(table, self.settings.computer_delay, self._computer_turn)
             return
+        if self._cannot_beat(table, index):
+            self._arm(table, self.settings.computer_delay, self._auto_pass)
+            return
         await self._send_hand(table, index, deciding=True)
         if not seat.plays_itself:  # the prompt found them gone (blocked): the computer's turn
             return  # is armed already (_abandon advanced), and must not become a time-out
         self._arm(table, self.settings.turn_seconds, self._turn_timeout)
         deadline = self.clock() + self.settings.turn_seconds
         await self.db.games.update(table.game_id, deadline=deadline)
+
+    def _cannot_beat(self, table: Table, index: int) -> bool:
+        """要不起: the seat may pass and holds nothing that beats the table (where it shows)."""
+        game = table.game
+        return (
+            self.settings.auto_pass
+            and table.variant.auto_passes
+            and game.on_table is not None
+            and game.can_pass(index)
+            and not game.legal_plays(index)
+        )
+
+    def _decides(self, table: Table, index: int) -> bool:
+        """Whether the seat's player is asked now (a live hand message with buttons)."""
+        return (
+            table.game.turn == index
+            and table.seats[index].plays_itself
+            and not self._cannot_beat(table, index)
+        )
+
+    async def _auto_pass(self, table: Table) -> None:
+        """Pass for a player who cannot beat the table, without asking them."""
+        index = table.game.turn
+        if index is None or not self._cannot_beat(table, index):
+            return
+        events = await self._apply(table, ("pass", index, None))
+        await self._after_silent(table, events)
 
     def _arm(self, table: Table, delay: float, job: Callable[[Table], Awaitable[None]]) -> None:
         seq = table.seq
@@ -799,8 +829,7 @@ class GameService(LobbyMixin):
             if table.gate_open and index in table.ready_pending:
                 await self._prompt_gate(table, index)
             else:
-                deciding = table.game.turn == index and table.seats[index].plays_itself
-                await self._send_hand(table, index, deciding=deciding)
+                await self._send_hand(table, index, deciding=self._decides(table, index))
         return Reply()
 
     # ---- the end -------------------------------------------------------------------------
@@ -919,7 +948,7 @@ class GameService(LobbyMixin):
                 if seat.live_message_id is not None and index != table.game.turn:
                     await self._retire(table, index, "")
             turn = table.game.turn
-            if turn is not None and seats[turn].plays_itself:
+            if turn is not None and self._decides(table, turn):
                 remaining = self.settings.turn_seconds
                 if record.deadline is not None:
                     remaining = max(1.0, record.deadline - self.clock())

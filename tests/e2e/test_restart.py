@@ -135,7 +135,7 @@ async def test_a_game_survives_sigkill(fake_telegram: FakeTelegram, tmp_path: Pa
         process.send_signal(signal.SIGKILL)
         await process.wait()
         actions_before = _actions(db_path)
-        assert len(actions_before) == decisions
+        assert len(_asked(db_path, actions_before)) == decisions
 
         process = await start_bot(fake, db_path)
         while await decide(fake, people, decisions):
@@ -147,7 +147,7 @@ async def test_a_game_survives_sigkill(fake_telegram: FakeTelegram, tmp_path: Pa
             await asyncio.wait_for(process.wait(), 30)
 
     actions = _actions(db_path)
-    assert len(actions) == decisions  # nothing lost, nothing applied twice
+    assert len(_asked(db_path, actions)) == decisions  # nothing lost, nothing applied twice
     assert actions[: len(actions_before)] == actions_before
     # the same actions played without the crash give the same final state and settlement
     game_row, results = _game_and_results(db_path)
@@ -173,6 +173,22 @@ def _actions(db_path: Path) -> list[tuple[str, int, str | None]]:
     with _connect(db_path) as connection:
         rows = connection.execute("SELECT kind, seat, cards FROM actions ORDER BY game_id, seq")
         return [(row["kind"], row["seat"], row["cards"]) for row in rows]
+
+
+def _asked(
+    db_path: Path, actions: list[tuple[str, int, str | None]]
+) -> list[tuple[str, int, str | None]]:
+    """The actions the players decided: all but the passes the bot made for a seat that
+    held nothing to beat the table (要不起)."""
+    game_row, _ = _game_and_results(db_path)
+    game = SHUANGKOU.deal(int(game_row["seed"]), game_row["leader"])
+    asked = []
+    for action in actions:
+        kind, seat, _cards = action
+        if not (kind == "pass" and game.on_table is not None and not game.legal_plays(seat)):
+            asked.append(action)
+        apply_action(game, action)
+    return asked
 
 
 def _game_and_results(db_path: Path) -> tuple[sqlite3.Row, list[sqlite3.Row]]:
