@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from telegram import Chat, ReplyParameters, Update
-from telegram.constants import ChatType, ParseMode
+from telegram import Chat, Update
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import effective_user, service_of, user_info
@@ -17,19 +17,21 @@ def _is_group(update: Update) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def _reply(update: Update, body: str, reply_to: int | None = None) -> None:
+async def _reply(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    body: str,
+    reply_to: int | None = None,
+) -> None:
+    """Answer a command in its chat, through the service's messenger so that the answer is
+    paced with everything else sent there (a group's budget, a private chat's window).
+    In a group the answer quotes the command (or ``reply_to``)."""
     message = update.effective_message
     if not body or message is None:
         return
-    if reply_to is None:
-        await message.reply_text(body, parse_mode=ParseMode.HTML)
-        return
-    await message.get_bot().send_message(
-        message.chat_id,
-        body,
-        parse_mode=ParseMode.HTML,
-        reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True),
-    )
+    if reply_to is None and _is_group(update):
+        reply_to = message.message_id
+    await service_of(context).messenger.send(message.chat_id, body, reply_to=reply_to)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -39,11 +41,11 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     if _is_group(update):
         lang = await service.language(user)
-        await _reply(update, text(lang, "help"))
+        await _reply(update, context, text(lang, "help"))
         return
     payload = context.args[0] if context.args else None
     reply = await service.start_private(user, payload)
-    await _reply(update, reply.text)
+    await _reply(update, context, reply.text)
 
 
 async def _group_command(
@@ -58,7 +60,7 @@ async def _group_command(
     service = service_of(context)
     lang = await service.language(user)
     if not _is_group(update):
-        await _reply(update, text(lang, "err.group_only"))
+        await _reply(update, context, text(lang, "err.group_only"))
         return None
     return user, chat, service, lang
 
@@ -70,18 +72,18 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat, service, lang = sent
     variant = variant_for(context.args[0] if context.args else None)
     if variant is None:
-        await _reply(update, text(lang, "help"))
+        await _reply(update, context, text(lang, "help"))
         return
     reply = await service.new_game(
         chat_id=chat.id, chat_title=chat.title or "", opener=user, variant=variant
     )
-    await _reply(update, reply.text, reply.reply_to)
+    await _reply(update, context, reply.text, reply.reply_to)
 
 
 async def rank(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is not None:
-        await _reply(update, await service_of(context).rank(user))
+        await _reply(update, context, await service_of(context).rank(user))
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -89,7 +91,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if sent is None:
         return
     user, chat, service, _ = sent
-    await _reply(update, await service.top(chat.id, user))
+    await _reply(update, context, await service.top(chat.id, user))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -99,13 +101,13 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await service_of(context).language(user)
     variant = variant_for(context.args[0] if context.args else None)
     names = [variant.name] if context.args and variant else ["shuangkou", "paowang"]
-    await _reply(update, "\n\n".join(text(lang, f"rules.{name}") for name in names))
+    await _reply(update, context, "\n\n".join(text(lang, f"rules.{name}") for name in names))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is not None:
-        await _reply(update, text(await service_of(context).language(user), "help"))
+        await _reply(update, context, text(await service_of(context).language(user), "help"))
 
 
 async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -115,18 +117,18 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     choice = (context.args[0].lower() if context.args else "")[:2]
     if choice not in LANGUAGES:
-        await _reply(update, text(await service.language(user), "lang.choose"))
+        await _reply(update, context, text(await service.language(user), "lang.choose"))
         return
     chosen: Lang = "en" if choice == "en" else "zh"
     await service.set_language(user, chosen)
-    await _reply(update, text(chosen, "lang.set"))
+    await _reply(update, context, text(chosen, "lang.set"))
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is not None:
         reply = await service_of(context).leave(user)
-        await _reply(update, reply.text)
+        await _reply(update, context, reply.text)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -135,7 +137,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     user, chat, service, _ = sent
     reply = await service.cancel_in_chat(chat.id, user)
-    await _reply(update, reply.text)
+    await _reply(update, context, reply.text)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -146,14 +148,14 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat, service, lang = sent
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
-        await _reply(update, text(lang, "err.kick_reply"))
+        await _reply(update, context, text(lang, "err.kick_reply"))
         return
     reply = await service.kick(chat.id, user, user_info(target).user_id)
-    await _reply(update, reply.text)
+    await _reply(update, context, reply.text)
 
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is not None:
         reply = await service_of(context).resend_hand(user)
-        await _reply(update, reply.text)
+        await _reply(update, context, reply.text)

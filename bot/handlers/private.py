@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import effective_user, service_of, throttle_of, user_info
@@ -16,14 +16,17 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if user is None or message is None or not message.text:
         return
     service = service_of(context)
+    # answers go through the messenger: a private chat takes about one message a second,
+    # and the hand messages share that pace with these
     if not throttle_of(context).allow(user.user_id):
-        await message.reply_text(text(await service.language(user), "err.slow_down"))
+        lang = await service.language(user)
+        await service.messenger.send(message.chat_id, text(lang, "err.slow_down"))
         return
     reply = await service.typed_play(user, message.text)
     lang = await service.language(user)
     reply_text = text(lang, "err.no_game") if reply is None else reply.text
     if reply_text:
-        await message.reply_text(reply_text, parse_mode=ParseMode.HTML)
+        await service.messenger.send(message.chat_id, reply_text)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
@@ -59,35 +59,53 @@ class Messenger:
         # a tenth more than the window itself: requests can reach Telegram closer together
         # than they left here
         self._private_period = 1.1 * self._private_burst / private_per_second
-        self._private_times: dict[int, deque[float]] = {}
+        self._private_times: dict[int, list[float]] = {}
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
         self._stripped: dict[tuple[int, int], None] = {}
 
-    async def _private_slot(self, chat_id: int) -> None:
-        """Wait until one more message to this private chat fits its sliding window."""
+    async def _private_slot(self, chat_id: int) -> float | None:
+        """Wait until one more message to this private chat fits its sliding window; the
+        stamp taken in the window (None for a group)."""
         if chat_id <= 0:
-            return
-        times = self._private_times.setdefault(chat_id, deque())
+            return None
+        times = self._private_times.setdefault(chat_id, [])
         while True:
             now = time.monotonic()
-            while times and now - times[0] >= self._private_period:
-                times.popleft()
+            times[:] = [t for t in times if now - t < self._private_period]
             if len(times) < self._private_burst:
                 times.append(now)
                 break
-            await asyncio.sleep(times[0] + self._private_period - now)
+            await asyncio.sleep(min(times) + self._private_period - now)
         if len(self._private_times) > 10_000:  # forget idle chats now and then
-            # idle: the newest message has left the window (a deque is never emptied here,
-            # so "non-empty" would keep every chat ever seen and rebuild this on every send)
             self._private_times = {
                 c: t
                 for c, t in self._private_times.items()
-                if t and now - t[-1] < self._private_period
+                if t and now - max(t) < self._private_period
             }
+        return now
+
+    def _restamp(self, chat_id: int, stamp: float | None) -> None:
+        """Count a private message from when its request came back, not from when it left.
+
+        A request the rate limiter held back and retried after a 429 reached Telegram late;
+        counted from its first attempt it would make room in the window too early."""
+        if stamp is None:
+            return
+        times = self._private_times.get(chat_id)
+        if times is None:
+            return
+        with contextlib.suppress(ValueError):  # the window was forgotten meanwhile
+            times[times.index(stamp)] = time.monotonic()
 
     def _count_group(self, chat_id: int) -> None:
         if chat_id < 0:
-            self._group_times.setdefault(chat_id, deque()).append(time.monotonic())
+            now = time.monotonic()
+            times = self._group_times.setdefault(chat_id, deque())
+            times.append(now)
+            if len(self._group_times) > 10_000:  # forget idle groups now and then
+                self._group_times = {
+                    c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
+                }
 
     def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
         """Seconds until one more message fits ``budget`` messages per ``window`` in a group.
@@ -105,10 +123,18 @@ class Messenger:
             return 0.0
         return times[len(times) - budget] + window - now
 
-    async def _call(self, make: Callable[[], Awaitable[object]]) -> tuple[Delivery, object]:
+    async def _call(
+        self, make: Callable[[], Awaitable[object]], chat_id: int | None = None
+    ) -> tuple[Delivery, object]:
+        """Make a request, retrying transient failures. With ``chat_id``, every attempt is a
+        message to that chat: it takes its place in the chat's pacing window first."""
         delay = 0.2
         for attempt in range(self.retries + 1):
             self.calls += 1
+            stamp = None
+            if chat_id is not None:
+                self._count_group(chat_id)
+                stamp = await self._private_slot(chat_id)
             try:
                 return Delivery.OK, await make()
             except Forbidden:
@@ -129,6 +155,9 @@ class Messenger:
                 log.info("transient Telegram error (attempt %d): %s", attempt + 1, error)
                 await asyncio.sleep(delay)
                 delay *= 2
+            finally:
+                if chat_id is not None:
+                    self._restamp(chat_id, stamp)
         return Delivery.FAILED, None
 
     async def send(
@@ -138,9 +167,11 @@ class Messenger:
         markup: InlineKeyboardMarkup | None = None,
         *,
         notify: bool = True,
+        reply_to: int | None = None,
     ) -> Sent:
-        self._count_group(chat_id)
-        await self._private_slot(chat_id)
+        """Send a message (HTML); ``reply_to`` makes it a reply to that message, if it
+        still exists."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         delivery, message = await self._call(
             lambda: self.bot.send_message(
                 chat_id,
@@ -149,7 +180,9 @@ class Messenger:
                 reply_markup=markup,
                 disable_notification=not notify,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
-            )
+                reply_parameters=reply,
+            ),
+            chat_id,
         )
         message_id = getattr(message, "message_id", None)
         return Sent(delivery, message_id)
@@ -157,8 +190,6 @@ class Messenger:
     async def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> Delivery:
-        self._count_group(chat_id)
-        await self._private_slot(chat_id)
         delivery, _ = await self._call(
             lambda: self.bot.edit_message_text(
                 text[:MAX_TEXT],
@@ -167,7 +198,8 @@ class Messenger:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
-            )
+            ),
+            chat_id,
         )
         self._stripped.pop((chat_id, message_id), None)
         if delivery is Delivery.OK and markup is None:
@@ -185,10 +217,9 @@ class Messenger:
             # this bot already took them off (a second tap on a message just retired):
             # clearing again would be an identical edit, which Telegram refuses
             return Delivery.OK
-        self._count_group(chat_id)
-        await self._private_slot(chat_id)
         delivery, _ = await self._call(
-            lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+            lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None),
+            chat_id,
         )
         if delivery is Delivery.OK:
             self._remember_stripped(chat_id, message_id)
