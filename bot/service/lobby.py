@@ -107,7 +107,7 @@ class LobbyMixin:
         sent = await self.messenger.send(table.chat_id, body, markup)
         if sent.message_id is not None:
             table.lobby_message_id = sent.message_id
-            await self.db.games.update(table.game_id, lobby_message_id=sent.message_id)
+            await self.db.games.save(table.game_id, lobby_message_id=sent.message_id)
 
     async def _save_seats(self, table: Table) -> None:
         await self.db.games.update(table.game_id, seats=[seat.record() for seat in table.seats])

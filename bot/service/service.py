@@ -162,7 +162,7 @@ class GameService(LobbyMixin):
         budget = max(1, limit - max(2, limit // 10))  # room for lobby and command replies
 
         async def remember_table(message_id: int) -> None:
-            await self.db.games.update(table.game_id, table_message_id=message_id)
+            await self.db.games.save(table.game_id, table_message_id=message_id)
 
         table.channel = GroupChannel(
             self.messenger,
@@ -292,8 +292,10 @@ class GameService(LobbyMixin):
         await self._save_hand_messages(table)
 
     async def _save_hand_messages(self, table: Table) -> None:
+        """Store which messages have live buttons, with the turn's deadline (one statement):
+        a restart takes those buttons off and gives the seat to act its remaining time."""
         ids = {i: s.live_message_id for i, s in enumerate(table.seats) if s.live_message_id}
-        await self.db.games.update(table.game_id, hand_message_ids=ids)
+        await self.db.games.save(table.game_id, hand_message_ids=ids, deadline=table.deadline)
 
     def _hand_body(self, table: Table, index: int, *, deciding: bool, note: str = "") -> str:
         seat = table.seats[index]
@@ -557,8 +559,9 @@ class GameService(LobbyMixin):
 
     async def _after(self, table: Table, index: int, events: list[Event], note: str) -> None:
         """Render an accepted action and move the table on."""
+        # the retired message's id is stored with the next prompt's (one write per action);
+        # should the bot stop before that, a restart edits the retired message once more
         await self._retire(table, index, note)
-        await self._save_hand_messages(table)
         assert table.channel is not None
         for line in event_lines(table.lang, events, table.labels()):
             table.channel.post(line)
@@ -582,12 +585,12 @@ class GameService(LobbyMixin):
         if self._cannot_beat(table, index):
             self._arm(table, self.settings.computer_delay, self._auto_pass)
             return
+        # stored with the prompt's message id, by _send_live
+        table.deadline = self.clock() + self.settings.turn_seconds
         await self._send_hand(table, index, deciding=True)
         if not seat.plays_itself:  # the prompt found them gone (blocked): the computer's turn
             return  # is armed already (_abandon advanced), and must not become a time-out
         self._arm(table, self.settings.turn_seconds, self._turn_timeout)
-        deadline = self.clock() + self.settings.turn_seconds
-        await self.db.games.update(table.game_id, deadline=deadline)
 
     def _cannot_beat(self, table: Table, index: int) -> bool:
         """要不起: the seat may pass and holds nothing that beats the table (where it shows)."""
@@ -701,7 +704,7 @@ class GameService(LobbyMixin):
         await self._after_silent(table, events)
 
     async def _save_flags(self, table: Table) -> None:
-        await self.db.games.update(
+        await self.db.games.save(
             table.game_id,
             takeover=[s.takeover for s in table.seats],
             timeouts=[s.timeouts for s in table.seats],
@@ -917,6 +920,7 @@ class GameService(LobbyMixin):
         table.seed = int(record.seed) if record.seed is not None else None
         table.leader = record.leader
         table.started_at = record.started_at
+        table.deadline = record.deadline
         actions = [(a.kind, a.seat, a.cards) for a in await self.db.actions.list(record.id)]
         table.game = replay(variant, table.seed, table.leader, record.hands, [])
         for action in actions:
@@ -952,6 +956,7 @@ class GameService(LobbyMixin):
                 remaining = self.settings.turn_seconds
                 if record.deadline is not None:
                     remaining = max(1.0, record.deadline - self.clock())
+                table.deadline = self.clock() + remaining
                 await self._send_hand(table, turn, deciding=True)
                 self._arm(table, remaining, self._turn_timeout)
             else:

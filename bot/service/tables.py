@@ -65,6 +65,7 @@ class Table:
     seed: int | None = None
     leader: int | None = None
     started_at: float | None = None
+    deadline: float | None = None  # when the seat to act runs out of time (clock())
     log: list[Action] = field(default_factory=list)
     lobby_message_id: int | None = None
     channel: GroupChannel | None = None

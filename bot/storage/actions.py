@@ -45,9 +45,6 @@ class ActionsRepository:
             at=self._db.clock() if at is None else float(at),
         )
         async with self._db.transaction():
-            game = await self._db.fetch_one("SELECT id FROM games WHERE id = ?", (game_id,))
-            if game is None:
-                raise NotFoundError(f"no game {game_id}")
             try:
                 await self._db.execute(
                     "INSERT INTO actions (game_id, seq, seat, kind, cards, at)"
@@ -55,7 +52,10 @@ class ActionsRepository:
                     (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
                 )
             except sqlite3.IntegrityError as error:
-                # The game exists (checked above), so the primary key is what refused it.
+                # One statement, not a look-up first: this runs for every action. The foreign
+                # key refuses an unknown game, the primary key a seq that is taken.
+                if "FOREIGN KEY" in str(error).upper():
+                    raise NotFoundError(f"no game {game_id}") from error
                 raise DuplicateActionError(game_id, record.seq) from error
         return record
 

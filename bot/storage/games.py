@@ -188,6 +188,30 @@ class GamesRepository:
         assert game is not None
         return game
 
+    async def save(self, game_id: int, **fields: Any) -> None:
+        """Store some of the table's bookkeeping, in one statement and nothing more.
+
+        For the fields the service writes on every turn (hand message ids, the deadline, the
+        per-seat flags, message ids); ``seats`` and ``status`` need :meth:`update`'s checks.
+        Raises :class:`NotFoundError` for an unknown game.
+        """
+        checked = {"seats", "status"} & set(fields)
+        unknown = set(fields) - UPDATABLE_FIELDS
+        if checked or unknown:
+            raise TypeError(
+                f"games.save() cannot set {sorted(checked | unknown)}; use games.update()"
+            )
+        if not fields:
+            return
+        values = {name: _ENCODERS[name](value) for name, value in fields.items()}
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        rows = await self._db.write(
+            f"UPDATE games SET {assignments} WHERE id = ? RETURNING id",
+            (*values.values(), game_id),
+        )
+        if not rows:
+            raise NotFoundError(f"no game {game_id}")
+
     async def _check_no_open_game(self, chat_id: int) -> None:
         # The unique index would refuse the row anyway; asking first gives a clear error
         # instead of the driver's IntegrityError.

@@ -69,11 +69,12 @@ class PlayersRepository:
     async def _set(self, user_id: int, column: str, value: object) -> PlayerRecord:
         # ``column`` comes from this module only, never from a caller.
         async with self._db.transaction():
-            changed = await self._db.execute(
-                f"UPDATE players SET {column} = ?, updated_at = ? WHERE user_id = ?",
+            changed = await self._db.fetch_all(
+                f"UPDATE players SET {column} = ?, updated_at = ? WHERE user_id = ?"
+                " RETURNING user_id",
                 (value, self._db.clock(), user_id),
             )
-            if changed == 0:
+            if not changed:
                 raise NotFoundError(f"no player {user_id}: upsert them first")
             player = await self.get(user_id)
         assert player is not None

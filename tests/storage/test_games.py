@@ -197,6 +197,41 @@ async def test_update_refuses_what_it_does_not_know(db: Database) -> None:
     assert await db.games.get(game.id) == game
 
 
+async def test_save_stores_the_turns_bookkeeping_in_one_statement(db: Database) -> None:
+    game = await new_game(db)
+    await db.games.save(
+        game.id, hand_message_ids={0: 11, 2: 13}, deadline=99.5, timeouts=[1, 0, 0, 2]
+    )
+    stored = await db.games.get(game.id)
+    assert stored is not None
+    assert stored.hand_message_ids == {0: 11, 2: 13}
+    assert stored.deadline == 99.5
+    assert list(stored.timeouts) == [1, 0, 0, 2]
+    assert stored.seats == game.seats and stored.status == game.status
+
+
+async def test_save_refuses_what_needs_updates_checks(db: Database) -> None:
+    game = await new_game(db)
+    with pytest.raises(TypeError, match="seats"):
+        await db.games.save(game.id, seats=[])
+    with pytest.raises(TypeError, match="status"):
+        await db.games.save(game.id, status="finished")
+    with pytest.raises(TypeError, match="colour"):
+        await db.games.save(game.id, colour="red")
+    with pytest.raises(NotFoundError):
+        await db.games.save(game.id + 1000, deadline=1.0)
+    assert await db.games.get(game.id) == game
+
+
+async def test_save_inside_a_transaction_is_undone_with_it(db: Database) -> None:
+    game = await new_game(db)
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.games.save(game.id, deadline=5.0)
+            raise RuntimeError("roll back")
+    assert await db.games.get(game.id) == game
+
+
 async def test_update_with_no_fields_returns_the_game(db: Database) -> None:
     game = await new_game(db)
     assert await db.games.update(game.id) == game
