@@ -51,6 +51,7 @@ from bot.game.cards import format_cards
 from bot.game.players import make_player
 from bot.service import GameService
 from bot.service.tables import Table
+from bot.variants import apply_action
 from tests.fakebot import FakeMessage, FakeTelegram, RequestRecord
 
 SECTION = "bench.bot_calls"
@@ -87,6 +88,7 @@ class Outcome:
     scenario: Scenario
     actions: int = 0
     human_actions: int = 0
+    auto_passes: int = 0  # 双扣 passes the bot made for a human who could not beat the table
     seconds: float = 0.0  # from 开始 to the group's last message
     boxes: Counter[str] = field(default_factory=Counter)
     styles: Counter[str] = field(default_factory=Counter)
@@ -326,9 +328,25 @@ async def _play(
             outcome.group_times.append(record.time)
     outcome.actions = len(table.log)
     outcome.human_actions = sum(1 for _, seat, _ in table.log if table.seats[seat].is_human)
+    outcome.auto_passes = _auto_passes(table)
     outcome.selection_presses = sum(1 for act in acts.values() if act in SELECTION_ACTS)
     outcome.violations.update(v.scope for v in fake.limit_violations)
     outcome.rejections = [str(r) for r in fake.rejections]
+
+
+def _auto_passes(table: Any) -> int:
+    """Humans' passes with nothing in hand that beat the table: in 双扣 the bot makes those
+    itself (要不起), so they cost no answer, no retire edit and no prompt."""
+    if not (table.variant.auto_passes and table.seed is not None):
+        return 0
+    game = table.variant.deal(table.seed, table.leader)
+    count = 0
+    for action in table.log:
+        kind, seat, _cards = action
+        cannot_beat = game.on_table is not None and not game.legal_plays(seat)
+        count += kind == "pass" and cannot_beat and table.seats[seat].is_human
+        apply_action(game, action)
+    return count
 
 
 # ---- the report ----------------------------------------------------------------------------
@@ -363,12 +381,14 @@ def report(outcomes: list[Outcome], start: tuple[str, str, str], command: str, p
         "result lines, merged) and edit (the live table). **Selection calls** are the answer and "
         "the hand edit of each card toggle, 提示 or 清空. A typed play has no answer. "
         "Per action = divided by every play and pass of the game, the computers' included "
-        "(they cause no answer and no retire edit, and no prompt unless a human is next).",
+        "(they cause no answer and no retire edit, and no prompt unless a human is next). "
+        "In 双扣 the bot passes for a human who holds nothing that beats the table (要不起), "
+        "without asking: such a pass costs no private call either.",
         "",
     ]
     header = [
         "game",
-        "actions (by humans)",
+        "actions (by humans; 要不起 of them)",
         "min",
         "answers",
         "retire edits",
@@ -390,7 +410,7 @@ def report(outcomes: list[Outcome], start: tuple[str, str, str], command: str, p
         rows.append(
             [
                 o.scenario.name,
-                f"{o.actions} ({o.human_actions})",
+                f"{o.actions} ({o.human_actions}; {o.auto_passes})",
                 f"{minutes:.1f}",
                 _per(b["action:answer"], o.actions),
                 _per(b["action:retire edit"], o.actions),
