@@ -23,8 +23,9 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await service.messenger.send(message.chat_id, text(lang, "err.slow_down"))
         return
     reply = await service.typed_play(user, message.text)
-    lang = await service.language(user)
-    reply_text = text(lang, "err.no_game") if reply is None else reply.text
+    reply_text = (
+        reply.text if reply is not None else text(await service.language(user), "err.no_game")
+    )
     if reply_text:
         await service.messenger.send(message.chat_id, reply_text)
 

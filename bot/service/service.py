@@ -401,18 +401,21 @@ class GameService(LobbyMixin):
         seat = table.seats[index]
         seat.version += 1
         seat.reset_private()
+        entry = {
+            "game_id": table.game_id,
+            "seq": table.seq - 1,
+            "seat": index,
+            "kind": action[0],
+            "cards": action[2],
+            "at": self.clock(),
+        }
         try:
-            async with self.db.transaction():
-                await self.db.actions.append(
-                    game_id=table.game_id,
-                    seq=table.seq - 1,
-                    seat=index,
-                    kind=action[0],
-                    cards=action[2],
-                    at=self.clock(),
-                )
-                if table.game.over:
+            if table.game.over:  # the last action and the settlement: all or nothing
+                async with self.db.transaction():
+                    await self.db.actions.append(**entry)
                     await self._settle(table)
+            else:  # one INSERT is atomic by itself
+                await self.db.actions.append(**entry)
         except Exception:
             table.log.pop()
             seat.version -= 1
@@ -431,12 +434,12 @@ class GameService(LobbyMixin):
     ) -> Reply:
         """A button of a private hand message. ``message_id``: the message it was on."""
         table = self.tables.get(callback.game_id)
-        lang = await self.language(user)
+        # a seat's language is on the seat: the database is asked only for strangers
         if table is None or table.status != "playing" or table.game is None:
-            return await self._outdated(user, lang, message_id)
+            return await self._outdated(user, await self.language(user), message_id)
         index = table.seat_of(user.user_id)
         if index is None:
-            return Reply(text(lang, "err.not_yours"), alert=True)
+            return Reply(text(await self.language(user), "err.not_yours"), alert=True)
         async with table.lock:
             seat = table.seats[index]
             lang = seat.language

@@ -44,19 +44,19 @@ class ActionsRepository:
             cards=encode_cards(cards),
             at=self._db.clock() if at is None else float(at),
         )
-        async with self._db.transaction():
-            try:
-                await self._db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, kind, cards, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
-                )
-            except sqlite3.IntegrityError as error:
-                # One statement, not a look-up first: this runs for every action. The foreign
-                # key refuses an unknown game, the primary key a seq that is taken.
-                if "FOREIGN KEY" in str(error).upper():
-                    raise NotFoundError(f"no game {game_id}") from error
-                raise DuplicateActionError(game_id, record.seq) from error
+        # One statement, atomic by itself (or part of the caller's transaction), and no
+        # look-up first: this runs for every action. The foreign key refuses an unknown
+        # game, the primary key a seq that is taken.
+        try:
+            await self._db.write(
+                "INSERT INTO actions (game_id, seq, seat, kind, cards, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
+            )
+        except sqlite3.IntegrityError as error:
+            if "FOREIGN KEY" in str(error).upper():
+                raise NotFoundError(f"no game {game_id}") from error
+            raise DuplicateActionError(game_id, record.seq) from error
         return record
 
     async def list(self, game_id: int) -> builtins.list[ActionRecord]:
