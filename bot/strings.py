@@ -166,6 +166,7 @@ _ZH: dict[str, str] = {
     "炸弹(4-8张)、三连炸、天王炸。\n"
     "大小：天王炸 > 三连炸 > 8张炸 > … > 4张炸 > 其他；同花顺压同长度的顺子。\n"
     "出完最后一手无人要时由对家接风。一队两人都出完即结束：双扣 ±4，单扣 ±2，平扣 0。",
+    "rules.auto_pass": "要不起时机器人自动替你不出。",
     "rules.paowang": "<b>通化刨王</b>：5人，两副牌去掉3，共100张，每人20张。"
     "拿大王的是一伙（2打3，或一人独拿两张大王1打4），身份保密，可亮王（分数翻倍）。\n"
     "牌型：单张、对子、单顺(3张起)、双顺(3对起)、骑牌；炸弹阶梯从三路到双大王加双小王共27级。\n"
@@ -359,6 +360,7 @@ _EN: dict[str, str] = {
     "straight flush beats straights of its length.\nWhen a player's last cards win the trick, "
     "the partner leads (接风). The game ends when both partners of a team are out: "
     "双扣 ±4, 单扣 ±2, 平扣 0.",
+    "rules.auto_pass": "When nothing in your hand beats the table, the bot passes for you.",
     "rules.paowang": "<b>Paowang</b>: 5 players, 2 decks without 3s (100 cards), 20 each. "
     "The 大王 holders are a secret team (2 vs 3, or 1 vs 4); revealing (亮王) doubles the "
     "score.\nCombinations: single, pair, straight (3+), pair straight (3+ pairs), and a ladder "

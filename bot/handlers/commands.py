@@ -6,10 +6,10 @@ from telegram import Chat, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import effective_user, service_of, user_info
+from bot.handlers.common import effective_user, service_of, settings_of, user_info
 from bot.service import GameService, UserInfo
 from bot.strings import LANGUAGES, Lang, text
-from bot.variants import variant_for
+from bot.variants import VARIANTS, variant_for
 
 
 def _is_group(update: Update) -> bool:
@@ -101,7 +101,14 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await service_of(context).language(user)
     variant = variant_for(context.args[0] if context.args else None)
     names = [variant.name] if context.args and variant else ["shuangkou", "paowang"]
-    await _reply(update, context, "\n\n".join(text(lang, f"rules.{name}") for name in names))
+    auto_pass = settings_of(context).auto_pass
+    parts = []
+    for name in names:
+        part = text(lang, f"rules.{name}")
+        if auto_pass and VARIANTS[name].auto_passes:
+            part += "\n" + text(lang, "rules.auto_pass")
+        parts.append(part)
+    await _reply(update, context, "\n\n".join(parts))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

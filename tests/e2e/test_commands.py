@@ -41,8 +41,11 @@ async def test_commands_answer_in_the_readers_language(
         await fake.send_text(900, 900, "/start")
         await fake.wait_for_message(900, contains="/newgame")
         await fake.send_text(900, 900, "/rules")
-        rules = await fake.wait_for_message(900, contains="Shuangkou")
+        rules = await fake.wait_for_message(900, contains="Combinations")
         assert "Paowang" in rules.text
+        # 要不起 passes are 双扣's alone, and said once
+        assert rules.text.count("the bot passes for you") == 1
+        assert rules.text.index("the bot passes for you") < rules.text.index("Paowang")
         await fake.send_text(900, 900, "/lang zh")
         await fake.wait_for_message(900, contains="语言已设为中文")
         await fake.send_text(900, 900, "/help")
