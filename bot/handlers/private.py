@@ -17,17 +17,19 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     service = service_of(context)
     # answers go through the messenger: a private chat takes about one message a second,
-    # and the hand messages share that pace with these
+    # and the hand messages share that pace with these. They are optional: skipped when
+    # another message already waits for the chat, so fast typing builds no queue that the
+    # player's next hand prompt would wait behind.
     if not throttle_of(context).allow(user.user_id):
         lang = await service.language(user)
-        await service.messenger.send(message.chat_id, text(lang, "err.slow_down"))
+        await service.messenger.send(message.chat_id, text(lang, "err.slow_down"), optional=True)
         return
     reply = await service.typed_play(user, message.text)
     reply_text = (
         reply.text if reply is not None else text(await service.language(user), "err.no_game")
     )
     if reply_text:
-        await service.messenger.send(message.chat_id, reply_text)
+        await service.messenger.send(message.chat_id, reply_text, optional=True)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

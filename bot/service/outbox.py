@@ -16,6 +16,8 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParamet
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from bot.service.pacing import PrivatePacer
+
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
@@ -26,6 +28,11 @@ class Delivery(Enum):
     GONE = "gone"  # the message to edit was deleted
     BLOCKED = "blocked"  # 403: the user blocked the bot or never started it
     FAILED = "failed"
+    SKIPPED = "skipped"  # an optional message the chat's pace had no room for
+
+
+class _Skipped(Exception):
+    """An optional message was not sent: its private chat already has one waiting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,59 +60,20 @@ class Messenger:
         self.retries = retries
         self.calls = 0
         self._group_times: dict[int, deque[float]] = {}
-        # Telegram allows about one message a second per private chat, a few at once;
-        # AIORateLimiter does not pace private chats, so this does (sends and edits alike).
-        self._private_burst = max(1, private_burst)
-        # a tenth more than the window itself: requests can reach Telegram closer together
-        # than they left here
-        self._private_period = 1.1 * self._private_burst / private_per_second
-        self._private_times: dict[int, list[float]] = {}
+        self._private = PrivatePacer(private_per_second, private_burst)
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
         self._stripped: dict[tuple[int, int], None] = {}
 
-    async def _private_slot(self, chat_id: int) -> float | None:
-        """Wait until one more message to this private chat fits its sliding window; the
-        stamp taken in the window (None for a group)."""
-        if chat_id <= 0:
-            return None
-        times = self._private_times.setdefault(chat_id, [])
-        while True:
-            now = time.monotonic()
-            times[:] = [t for t in times if now - t < self._private_period]
-            if len(times) < self._private_burst:
-                times.append(now)
-                break
-            await asyncio.sleep(min(times) + self._private_period - now)
-        if len(self._private_times) > 10_000:  # forget idle chats now and then
-            self._private_times = {
-                c: t
-                for c, t in self._private_times.items()
-                if t and now - max(t) < self._private_period
-            }
-        return now
-
-    def _restamp(self, chat_id: int, stamp: float | None) -> None:
-        """Count a private message from when its request came back, not from when it left.
-
-        A request the rate limiter held back and retried after a 429 reached Telegram late;
-        counted from its first attempt it would make room in the window too early."""
-        if stamp is None:
-            return
-        times = self._private_times.get(chat_id)
-        if times is None:
-            return
-        with contextlib.suppress(ValueError):  # the window was forgotten meanwhile
-            times[times.index(stamp)] = time.monotonic()
-
     def _count_group(self, chat_id: int) -> None:
-        if chat_id < 0:
-            now = time.monotonic()
-            times = self._group_times.setdefault(chat_id, deque())
-            times.append(now)
-            if len(self._group_times) > 10_000:  # forget idle groups now and then
-                self._group_times = {
-                    c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
-                }
+        now = time.monotonic()
+        times = self._group_times.setdefault(chat_id, deque())
+        while times and now - times[0] >= 60.0:  # a group without a game is never asked
+            times.popleft()
+        times.append(now)
+        if len(self._group_times) > 10_000:  # forget idle groups now and then
+            self._group_times = {
+                c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
+            }
 
     def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
         """Seconds until one more message fits ``budget`` messages per ``window`` in a group.
@@ -123,20 +91,37 @@ class Messenger:
             return 0.0
         return times[len(times) - budget] + window - now
 
+    async def _attempt(
+        self, make: Callable[[], Awaitable[object]], chat_id: int | None, optional: bool
+    ) -> object:
+        """One request; with ``chat_id``, a message to that chat, paced as the chat needs."""
+        if chat_id is not None and chat_id < 0:
+            self._count_group(chat_id)
+        if chat_id is None or chat_id < 0:
+            self.calls += 1
+            return await make()
+        async with self._private.slot(chat_id, optional=optional) as room:
+            if not room:
+                raise _Skipped
+            self.calls += 1
+            return await make()
+
     async def _call(
-        self, make: Callable[[], Awaitable[object]], chat_id: int | None = None
+        self,
+        make: Callable[[], Awaitable[object]],
+        chat_id: int | None = None,
+        *,
+        optional: bool = False,
     ) -> tuple[Delivery, object]:
         """Make a request, retrying transient failures. With ``chat_id``, every attempt is a
-        message to that chat: it takes its place in the chat's pacing window first."""
+        message to that chat and takes its place in the chat's pace first; an ``optional``
+        one is skipped rather than queued behind another message for a private chat."""
         delay = 0.2
         for attempt in range(self.retries + 1):
-            self.calls += 1
-            stamp = None
-            if chat_id is not None:
-                self._count_group(chat_id)
-                stamp = await self._private_slot(chat_id)
             try:
-                return Delivery.OK, await make()
+                return Delivery.OK, await self._attempt(make, chat_id, optional)
+            except _Skipped:
+                return Delivery.SKIPPED, None
             except Forbidden:
                 return Delivery.BLOCKED, None
             except RetryAfter as error:  # the rate limiter ran out of retries: wait and go on
@@ -155,9 +140,6 @@ class Messenger:
                 log.info("transient Telegram error (attempt %d): %s", attempt + 1, error)
                 await asyncio.sleep(delay)
                 delay *= 2
-            finally:
-                if chat_id is not None:
-                    self._restamp(chat_id, stamp)
         return Delivery.FAILED, None
 
     async def send(
@@ -168,9 +150,11 @@ class Messenger:
         *,
         notify: bool = True,
         reply_to: int | None = None,
+        optional: bool = False,
     ) -> Sent:
         """Send a message (HTML); ``reply_to`` makes it a reply to that message, if it
-        still exists."""
+        still exists. An ``optional`` one (an answer to typed text) is skipped when the
+        private chat already has a message waiting for its pace."""
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         delivery, message = await self._call(
             lambda: self.bot.send_message(
@@ -183,6 +167,7 @@ class Messenger:
                 reply_parameters=reply,
             ),
             chat_id,
+            optional=optional,
         )
         message_id = getattr(message, "message_id", None)
         return Sent(delivery, message_id)

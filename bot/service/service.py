@@ -46,6 +46,11 @@ from bot.variants import VARIANTS, Action, apply_action
 
 log = logging.getLogger(__name__)
 
+#: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
+RETRY = 5.0
+#: the least time a player gets for their turn after a restart
+RECOVERED_TURN_SECONDS = 15.0
+
 
 class GameService(LobbyMixin):
     """Every table the bot hosts. One instance per running bot."""
@@ -617,7 +622,10 @@ class GameService(LobbyMixin):
     async def _auto_pass(self, table: Table) -> None:
         """Pass for a player who cannot beat the table, without asking them."""
         index = table.game.turn
-        if index is None or not self._cannot_beat(table, index):
+        if index is None:
+            return
+        if not self._cannot_beat(table, index):  # cannot happen as things stand; never stall
+            await self._advance(table)
             return
         events = await self._apply(table, ("pass", index, None))
         await self._after_silent(table, events)
@@ -636,7 +644,10 @@ class GameService(LobbyMixin):
                 try:
                     await job(current)
                 except Exception:
-                    log.exception("timer of table %s failed", game_id)
+                    # e.g. the database refused the action: nothing changed, so try again
+                    # later rather than leave the table waiting for a timer that is gone
+                    log.exception("timer of table %s failed; again in %.0f s", game_id, RETRY)
+                    self._arm(current, max(delay, RETRY), job)
 
         self.scheduler.schedule(timer_name(game_id), delay, fire)
 
@@ -958,7 +969,10 @@ class GameService(LobbyMixin):
             if turn is not None and self._decides(table, turn):
                 remaining = self.settings.turn_seconds
                 if record.deadline is not None:
-                    remaining = max(1.0, record.deadline - self.clock())
+                    # the stored deadline may be an earlier turn's (the bot stopped between
+                    # an action and the next prompt): a restart leaves a player some time
+                    floor = min(self.settings.turn_seconds, RECOVERED_TURN_SECONDS)
+                    remaining = max(floor, record.deadline - self.clock())
                 table.deadline = self.clock() + remaining
                 await self._send_hand(table, turn, deciding=True)
                 self._arm(table, remaining, self._turn_timeout)

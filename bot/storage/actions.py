@@ -54,9 +54,12 @@ class ActionsRepository:
                 (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
             )
         except sqlite3.IntegrityError as error:
-            if "FOREIGN KEY" in str(error).upper():
+            reason = str(error).upper()
+            if "FOREIGN KEY" in reason:
                 raise NotFoundError(f"no game {game_id}") from error
-            raise DuplicateActionError(game_id, record.seq) from error
+            if "UNIQUE" in reason or "PRIMARY KEY" in reason:
+                raise DuplicateActionError(game_id, record.seq) from error
+            raise
         return record
 
     async def list(self, game_id: int) -> builtins.list[ActionRecord]:

@@ -243,3 +243,37 @@ async def test_paowang_asks_even_a_player_who_cannot_beat_the_table(db, monkeypa
         await service.shutdown()
         for name in list(scheduler.tasks):
             scheduler.cancel(name)
+
+
+async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
+    """A computer's turn whose write fails changes nothing and runs again a little later:
+    the table never waits for a timer that is gone."""
+    import sqlite3
+
+    monkeypatch.setattr("bot.service.service.RETRY", 0.01)
+    service, messenger, scheduler = make_service(db)
+    append = service.db.actions.append
+    failed: list[int] = []
+
+    async def flaky_append(**entry):
+        if entry["seq"] == 3 and not failed:
+            failed.append(entry["seq"])
+            raise sqlite3.OperationalError("disk I/O error")
+        return await append(**entry)
+
+    monkeypatch.setattr(service.db.actions, "append", flaky_append)
+    try:
+        opener = user(1)
+        await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=SHUANGKOU)
+        table = service.tables[service.by_chat[GROUP]]
+        for _ in range(4):
+            await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
+        await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+        await wait_until(lambda: table.status == "finished", messenger.changed)
+        assert failed == [3]
+        stored = await db.actions.list(table.game_id)
+        assert [a.seq for a in stored] == list(range(len(table.log)))
+    finally:
+        await service.shutdown()
+        for name in list(scheduler.tasks):
+            scheduler.cancel(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from bot.game.cards import parse_cards
@@ -80,3 +82,12 @@ async def test_a_refused_action_undoes_the_services_whole_transaction(db: Databa
 async def test_appending_to_an_unknown_game_is_refused(db: Database) -> None:
     with pytest.raises(NotFoundError, match="777"):
         await db.actions.append(game_id=777, seq=0, seat=0, kind="play", cards="♠3")
+
+
+async def test_a_broken_row_is_not_reported_as_a_duplicate(db: Database) -> None:
+    """Only the primary key means "seq taken"; any other refusal is the driver's own error."""
+    game = await new_game(db, status="playing")
+    with pytest.raises(sqlite3.IntegrityError) as refused:
+        await db.actions.append(game_id=game.id, seq=0, seat=0, kind=None)  # type: ignore[arg-type]
+    assert "NOT NULL" in str(refused.value)
+    assert await db.actions.list(game.id) == []
