@@ -31,6 +31,7 @@ _SWEEP_AT = 10_000
 class _Chat:
     returned_at: list[float] = field(default_factory=list)  # recent requests, newest last
     in_flight: int = 0
+    users: int = 0  # callers inside slot(): waiting, in flight, or about to be
     queue: asyncio.Lock = field(default_factory=asyncio.Lock)
     returned: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -62,18 +63,22 @@ class PrivatePacer:
         chat = self._chats.get(chat_id)
         if chat is None:
             chat = self._chats[chat_id] = _Chat()
-        if optional and chat.queue.locked():
-            yield False
-            return
-        async with chat.queue:
-            await self._wait_for_room(chat)
-            chat.in_flight += 1
+        chat.users += 1  # from here until the end the sweep keeps this chat's object
         try:
-            yield True
+            if optional and chat.queue.locked():
+                yield False
+                return
+            async with chat.queue:
+                await self._wait_for_room(chat)
+                chat.in_flight += 1
+            try:
+                yield True
+            finally:
+                chat.in_flight -= 1
+                chat.returned_at.append(self.clock())
+                chat.returned.set()
         finally:
-            chat.in_flight -= 1
-            chat.returned_at.append(self.clock())
-            chat.returned.set()
+            chat.users -= 1
             if len(self._chats) > _SWEEP_AT:
                 self._sweep()
 
@@ -87,17 +92,17 @@ class PrivatePacer:
             # flight returns (it may then leave the window later, but it is counted now)
             timeout = min(chat.returned_at) + self.period - now if chat.returned_at else None
             chat.returned.clear()
+            # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation
             with suppress(TimeoutError):
-                await asyncio.wait_for(chat.returned.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await chat.returned.wait()
 
     def _sweep(self) -> None:
         now = self.clock()
         self._chats = {
             chat_id: chat
             for chat_id, chat in self._chats.items()
-            if chat.in_flight
-            or chat.queue.locked()
-            or any(now - t < self.period for t in chat.returned_at)
+            if chat.users or any(now - t < self.period for t in chat.returned_at)
         }
 
     def waiting(self, chat_id: int) -> bool:

@@ -644,10 +644,12 @@ class GameService(LobbyMixin):
                 try:
                     await job(current)
                 except Exception:
-                    # e.g. the database refused the action: nothing changed, so try again
-                    # later rather than leave the table waiting for a timer that is gone
+                    # never leave the table waiting for a timer that is gone
                     log.exception("timer of table %s failed; again in %.0f s", game_id, RETRY)
-                    self._arm(current, max(delay, RETRY), job)
+                    if current.seq == seq:  # nothing was applied (the write was refused, say)
+                        self._arm(current, RETRY, job)
+                    else:  # the action went through, what follows it did not: move on
+                        self._arm(current, RETRY, self._advance)
 
         self.scheduler.schedule(timer_name(game_id), delay, fire)
 

@@ -277,3 +277,56 @@ async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
         await service.shutdown()
         for name in list(scheduler.tasks):
             scheduler.cancel(name)
+
+
+async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, monkeypatch) -> None:
+    """A computer's turn went through, then storing the human's prompt failed: the retry
+    prompts the human again; it must not run the computer's turn again, on the human's seat."""
+    import sqlite3
+
+    monkeypatch.setattr("bot.service.service.RETRY", 0.01)
+    # seat 1 (a computer) leads the deal of seed 1; the human sits at 0
+    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 1)
+    service, messenger, scheduler = make_service(db, turn_seconds=600, auto_pass=False)
+    human = user(10)
+    try:
+        await service.start_private(human, None)
+        await service.new_game(chat_id=GROUP, chat_title="g", opener=human, variant=SHUANGKOU)
+        table = service.tables[service.by_chat[GROUP]]
+        while not table.full:
+            await service.on_lobby_callback(human, Callback(table.game_id, 0, Act.COMPUTER))
+        seat = table.seat_of(human.user_id)
+        save = service.db.games.save
+        failed: list[int] = []
+
+        async def flaky_save(game_id, **fields):
+            after_a_computer = table.log and table.log[-1][1] != seat
+            if "hand_message_ids" in fields and not failed and after_a_computer:
+                failed.append(len(table.log))
+                raise sqlite3.OperationalError("database is locked")
+            return await save(game_id, **fields)
+
+        monkeypatch.setattr(service.db.games, "save", flaky_save)
+        chose_for_the_human: list[int] = []
+        choose = service._computer_choice
+
+        def spy(current, index):
+            if index == seat:
+                chose_for_the_human.append(len(current.log))
+            return choose(current, index)
+
+        monkeypatch.setattr(service, "_computer_choice", spy)
+
+        def prompts() -> int:  # messages sent to the human (the deal, then each prompt)
+            return len(messenger.chat(human.user_id))
+
+        await service.on_lobby_callback(human, Callback(table.game_id, 0, Act.START))
+        await wait_until(lambda: bool(failed), messenger.changed)
+        before = prompts()
+        await wait_until(lambda: prompts() > before or bool(chose_for_the_human), messenger.changed)
+        assert not chose_for_the_human
+        assert table.game.turn == seat and len(table.log) == failed[0]
+    finally:
+        await service.shutdown()
+        for name in list(scheduler.tasks):
+            scheduler.cancel(name)
