@@ -41,7 +41,6 @@ from bench.botrun import (
     machine_lines,
     markdown_table,
     max_in_window,
-    running,
     started,
     write_section,
 )
@@ -51,7 +50,8 @@ from bot.game.cards import format_cards
 from bot.game.players import make_player
 from bot.service import GameService
 from bot.service.tables import Table
-from bot.variants import apply_action
+from bot.variants import auto_passes
+from tests.e2e.driver import running_application
 from tests.fakebot import FakeMessage, FakeTelegram, RequestRecord
 
 SECTION = "bench.bot_calls"
@@ -269,7 +269,7 @@ async def play_game(scenario: Scenario, seed: int) -> Outcome:
         fake.add_user(OPENER, "开局者")
         with tempfile.TemporaryDirectory(prefix="bench-calls-") as folder:
             settings = settings_for(fake, Path(folder) / "bot.sqlite3", scenario.computer_delay)
-            async with running(build_application(settings)) as application:
+            async with running_application(build_application(settings)) as application:
                 service: GameService = application.bot_data["service"]
                 await _play(fake, service, people, scenario, rng, outcome)
     return outcome
@@ -334,19 +334,12 @@ async def _play(
     outcome.rejections = [str(r) for r in fake.rejections]
 
 
-def _auto_passes(table: Any) -> int:
-    """Humans' passes with nothing in hand that beat the table: in 双扣 the bot makes those
-    itself (要不起), so they cost no answer, no retire edit and no prompt."""
-    if not (table.variant.auto_passes and table.seed is not None):
+def _auto_passes(table: Table) -> int:
+    """Humans' passes the bot made for them (要不起): no answer, retire edit or prompt."""
+    if table.seed is None:
         return 0
-    game = table.variant.deal(table.seed, table.leader)
-    count = 0
-    for action in table.log:
-        kind, seat, _cards = action
-        cannot_beat = game.on_table is not None and not game.legal_plays(seat)
-        count += kind == "pass" and cannot_beat and table.seats[seat].is_human
-        apply_action(game, action)
-    return count
+    forced = auto_passes(table.variant, table.seed, table.leader, table.log)
+    return sum(1 for n in forced if table.seats[table.log[n][1]].is_human)
 
 
 # ---- the report ----------------------------------------------------------------------------

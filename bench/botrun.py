@@ -1,20 +1,17 @@
-"""What the bot benchmarks share: running the real Application against the fake Bot API server,
+"""What the bot benchmarks share (running the Application is tests.e2e.driver.running_application):
 the fake's request log read as calls, percentiles, and ``bench/results/bot.md`` with one section
 per benchmark (each run rewrites its own section and leaves the other's alone)."""
 
 from __future__ import annotations
 
-import contextlib
 import html
 import math
 import os
 import re
 import subprocess
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-from telegram.ext import Application
 
 from bench import machine, now
 
@@ -28,31 +25,6 @@ INTRO = (
 )
 COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption")
 _TAG = re.compile(r"<[^>]+>")
-
-
-@contextlib.asynccontextmanager
-async def running(application: Application) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Run ``application`` the way ``run_polling`` does (initialize, post_init, start, poll),
-    then stop it in PTB's order; like ``tests.e2e.driver.running_bot`` but for an application
-    built (and instrumented) by the caller."""
-    await application.initialize()
-    try:
-        assert application.post_init is not None
-        await application.post_init(application)
-        await application.start()
-        assert application.updater is not None
-        await application.updater.start_polling(
-            poll_interval=0, timeout=10, allowed_updates=["message", "callback_query"]
-        )
-        try:
-            yield application
-        finally:
-            await application.updater.stop()
-            await application.stop()
-            assert application.post_shutdown is not None
-            await application.post_shutdown(application)
-    finally:
-        await application.shutdown()
 
 
 def plain(html_text: str) -> str:

@@ -41,7 +41,6 @@ from bench.botrun import (
     markdown_table,
     percentile,
     plain,
-    running,
     started,
     write_section,
 )
@@ -50,6 +49,8 @@ from bot.game.cards import parse_cards
 from bot.game.common import Event
 from bot.render import SeatLabel, event_lines, table_text
 from bot.strings import text
+from bot.variants import VARIANTS, auto_passes
+from tests.e2e.driver import running_application
 from tests.fakebot import CallbackAnswer, CallbackResult, FakeMessage, FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -481,24 +482,13 @@ def _tokens(cards: str | None) -> list[str]:
 
 
 def _replay(
-    variant: str,
-    seed: int,
-    leader: int | None,
-    log: Sequence[tuple[str, int, str | None]],
-    forced: set[int] | None = None,
+    variant: str, seed: int, leader: int | None, log: Sequence[tuple[str, int, str | None]]
 ) -> tuple[Any, list[list[Event]]]:
-    """The game rebuilt from its deal and log with the engine alone; the events per action.
-
-    ``forced`` collects the log positions of 双扣 passes by a seat that held nothing to beat
-    the table: the bot passes those itself (要不起) without asking the player.
-    """
+    """The game rebuilt from its deal and log with the engine alone; the events per action."""
     module = ENGINES[variant]
     game = module.Game.deal(seed, leader=leader)
     events: list[list[Event]] = []
-    for position, (kind, seat, cards) in enumerate(log):
-        cannot_beat = game.on_table is not None and not game.legal_plays(seat)
-        if forced is not None and kind == "pass" and variant == "shuangkou" and cannot_beat:
-            forced.add(position)
+    for kind, seat, cards in log:
         if kind == "play":
             events.append(game.play(seat, parse_cards(cards or "")))
         elif kind == "pass":
@@ -556,8 +546,9 @@ def _check_one(
         problems.append(f"{where}: the log's seq has gaps or repeats")
     log = [(r["kind"], r["seat"], r["cards"]) for r in log_rows]
     report.actions += len(log)
-    forced: set[int] = set()
-    game, events = _replay(table.spec.variant, json.loads(row["seed"]), row["leader"], log, forced)
+    seed = json.loads(row["seed"])
+    game, events = _replay(table.spec.variant, seed, row["leader"], log)
+    forced = auto_passes(VARIANTS[table.spec.variant], seed, row["leader"], log)
     if not game.over or game.result is None:
         problems.append(f"{where}: the replayed log does not end the game")
         return
@@ -676,7 +667,7 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
         else:
             pauses.append((info["generation"], started[0], time.perf_counter() - started[0]))
 
-    async with running(application):
+    async with running_application(application):
         service = application.bot_data["service"]
         service.scheduler = _TimedScheduler(service.scheduler, jobs)
         statements = [0]

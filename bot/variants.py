@@ -97,3 +97,22 @@ def apply_action(game: Any, action: Action) -> list[Event]:
     if kind in ("reveal", "decline"):
         return game.reveal(seat, kind == "reveal")  # type: ignore[no-any-return]
     raise ValueError(f"unknown action kind: {kind!r}")
+
+
+def cannot_beat(game: Any, seat: int) -> bool:
+    """要不起: ``seat`` faces a play and holds nothing that beats it."""
+    return game.on_table is not None and not game.legal_plays(seat)
+
+
+def auto_passes(variant: Variant, seed: int, leader: int | None, log: Sequence[Action]) -> set[int]:
+    """Where in a game's log the bot passed by itself for a seat that could not beat the
+    table (要不起; in variants that do that). Human seats only see the rest of their turns."""
+    if not variant.auto_passes:
+        return set()
+    game = variant.deal(seed, leader)
+    found = set()
+    for position, action in enumerate(log):
+        if action[0] == "pass" and cannot_beat(game, action[1]):
+            found.add(position)
+        apply_action(game, action)
+    return found

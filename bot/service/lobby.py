@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.callbacks import Act, Callback
 from bot.render import lobby_keyboard, lobby_text, variant_name
-from bot.service.base import Reply, Scheduler, UserInfo, seat_language, timer_name
+from bot.service.base import Reply, Scheduler, UserInfo, timer_name
 from bot.service.outbox import Delivery, Messenger
 from bot.service.tables import Seat, Table
 from bot.storage import Database, OpenGameExistsError
@@ -137,12 +137,9 @@ class LobbyMixin:
 
     async def join(self, table: Table, user: UserInfo) -> Reply:
         lang = await self.remember(user)
-        if table.seat_of(user.user_id) is not None:
-            return Reply(text(lang, "lobby.already_seated"))
-        if user.user_id in self.by_user:
-            return Reply(text(lang, "lobby.busy_elsewhere"))
-        if table.full:
-            return Reply(text(lang, "lobby.full"))
+        refused = self._no_seat(table, user, lang)
+        if refused is not None:
+            return refused
         player = await self.db.players.get(user.user_id)
         if player is None or not player.can_message:
             return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
@@ -151,6 +148,16 @@ class LobbyMixin:
             return refused
         await self._post_lobby(table)
         return Reply(text(lang, "lobby.joined"))
+
+    def _no_seat(self, table: Table, user: UserInfo, lang: Lang) -> Reply | None:
+        """Why ``user`` cannot take a seat at ``table`` now, or None if they can."""
+        if table.seat_of(user.user_id) is not None:
+            return Reply(text(lang, "lobby.already_seated"))
+        if user.user_id in self.by_user:
+            return Reply(text(lang, "lobby.busy_elsewhere"))
+        if table.full:
+            return Reply(text(lang, "lobby.full"))
+        return None
 
     async def start_private(self, user: UserInfo, payload: str | None) -> Reply:
         """``/start`` in private: the chat works now; a ``j<game>`` payload seats the user."""
@@ -168,12 +175,9 @@ class LobbyMixin:
         if table is None or table.status != "lobby":
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
-            if table.seat_of(user.user_id) is not None:
-                return Reply(text(lang, "lobby.already_seated"))
-            if user.user_id in self.by_user:
-                return Reply(text(lang, "lobby.busy_elsewhere"))
-            if table.full:
-                return Reply(text(lang, "lobby.full"))
+            refused = self._no_seat(table, user, lang)
+            if refused is not None:
+                return refused
             await self._seat_human(table, user, lang, confirm=False)
             await self._post_lobby(table)
         return Reply(
@@ -290,10 +294,7 @@ class LobbyMixin:
         except OpenGameExistsError:
             return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
         await self.db.games.update(record.id, previous_game_id=previous.id)
-        seats = [
-            Seat(s.user_id, s.name, is_computer=s.is_computer, language=seat_language(s.language))
-            for s in previous.seats
-        ]
+        seats = [Seat.from_record(s) for s in previous.seats]
         table = Table(
             game_id=record.id,
             chat_id=previous.chat_id,

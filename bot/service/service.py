@@ -33,7 +33,7 @@ from bot.render import (
     table_text,
     takeback_keyboard,
 )
-from bot.service.base import Reply, Scheduler, UserInfo, seat_language, timer_name
+from bot.service.base import Reply, Scheduler, UserInfo, timer_name
 from bot.service.lobby import LobbyMixin
 from bot.service.outbox import Delivery, GroupChannel, Messenger
 from bot.service.queries import rank_text, top_text
@@ -42,7 +42,7 @@ from bot.service.settlement import Settlement, result_text, settle
 from bot.service.tables import Seat, Table
 from bot.storage import Database, GameRecord
 from bot.strings import Lang, language_of, text
-from bot.variants import VARIANTS, Action, apply_action
+from bot.variants import VARIANTS, Action, apply_action, cannot_beat
 
 log = logging.getLogger(__name__)
 
@@ -602,13 +602,11 @@ class GameService(LobbyMixin):
 
     def _cannot_beat(self, table: Table, index: int) -> bool:
         """要不起: the seat may pass and holds nothing that beats the table (where it shows)."""
-        game = table.game
         return (
             self.settings.auto_pass
             and table.variant.auto_passes
-            and game.on_table is not None
-            and game.can_pass(index)
-            and not game.legal_plays(index)
+            and table.game.can_pass(index)
+            and cannot_beat(table.game, index)
         )
 
     def _decides(self, table: Table, index: int) -> bool:
@@ -905,10 +903,7 @@ class GameService(LobbyMixin):
 
     async def _recover_one(self, record: GameRecord) -> None:
         variant = VARIANTS[record.variant]
-        seats = [
-            Seat(s.user_id, s.name, is_computer=s.is_computer, language=seat_language(s.language))
-            for s in record.seats
-        ]
+        seats = [Seat.from_record(s) for s in record.seats]
         for index, seat in enumerate(seats):
             seat.takeover = bool(record.takeover[index]) if index < len(record.takeover) else False
             seat.timeouts = int(record.timeouts[index]) if index < len(record.timeouts) else 0

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render import SeatLabel
+from bot.service.base import seat_language
 from bot.service.outbox import GroupChannel
 from bot.storage import SeatRecord
 from bot.strings import Lang
@@ -40,6 +41,12 @@ class Seat:
 
     def label(self) -> SeatLabel:
         return SeatLabel(self.name, self.is_computer, self.takeover)
+
+    @classmethod
+    def from_record(cls, record: SeatRecord) -> Seat:
+        """The seat as stored: who sits there, and in which language they read."""
+        language = seat_language(record.language)
+        return cls(record.user_id, record.name, is_computer=record.is_computer, language=language)
 
     def record(self) -> SeatRecord:
         return SeatRecord(self.user_id, self.name, self.is_computer, self.language)

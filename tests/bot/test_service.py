@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+
 import pytest
 
 from bot.callbacks import Act, Callback
 from bot.storage import open_database
-from bot.variants import PAOWANG, SHUANGKOU, apply_action
+from bot.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
 from tests.bot.harness import make_service, user, wait_until
 
 GROUP = -100
@@ -17,13 +20,22 @@ async def db(tmp_path):
     await database.close()
 
 
+@contextlib.asynccontextmanager
+async def running_service(db, **settings):
+    """The service with a recording messenger; shut down and its timers cancelled after."""
+    service, messenger, scheduler = make_service(db, **settings)
+    try:
+        yield service, messenger
+    finally:
+        await service.shutdown()
+        for name in list(scheduler.tasks):
+            scheduler.cancel(name)
+
+
 @pytest.fixture
 async def env(db):
-    service, messenger, scheduler = make_service(db)
-    yield service, messenger
-    await service.shutdown()
-    for name in list(scheduler.tasks):
-        scheduler.cancel(name)
+    async with running_service(db) as pair:
+        yield pair
 
 
 async def test_a_table_of_computers_plays_shuangkou_to_the_end(db, env) -> None:
@@ -165,19 +177,18 @@ async def test_two_newgames_at_once_open_one_lobby(db, env) -> None:
     assert len(lobbies) == 1
 
 
-def _cannot_beat(game, index: int) -> bool:
-    return game.on_table is not None and not game.legal_plays(index)
+async def _humans_asked_without_a_play(service, messenger, variant) -> tuple[object, int]:
+    """A table of humans plays to the end; how often one was asked who could only pass."""
+    table, people = await _humans_and_computers(service, messenger, variant, variant.seats)
+    asked = 0
 
+    def on_prompt(index: int) -> None:
+        nonlocal asked
+        asked += cannot_beat(table.game, index)
 
-def _forced_passes(variant, table) -> int:
-    """Passes in the table's log by a seat that held nothing to beat the table."""
-    game = variant.deal(table.seed, table.leader)
-    forced = 0
-    for action in table.log:
-        kind, seat, _cards = action
-        forced += kind == "pass" and _cannot_beat(game, seat)
-        apply_action(game, action)
-    return forced
+    await _play_humans(service, messenger, table, people, on_prompt)
+    assert table.status == "finished"
+    return table, asked
 
 
 @pytest.mark.parametrize("auto_pass", [True, False])
@@ -185,84 +196,41 @@ async def test_shuangkou_passes_for_a_player_who_cannot_beat_the_table(
     db, monkeypatch, auto_pass: bool
 ) -> None:
     monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 7)
-    service, messenger, scheduler = make_service(db, auto_pass=auto_pass)
-    try:
-        people = [user(10 + i) for i in range(4)]
-        for person in people:
-            await service.start_private(person, None)
-        await service.new_game(chat_id=GROUP, chat_title="g", opener=people[0], variant=SHUANGKOU)
-        table = service.tables[service.by_chat[GROUP]]
-        for person in people[1:]:
-            await service.on_lobby_callback(person, Callback(table.game_id, 0, Act.JOIN))
-        await service.on_lobby_callback(people[0], Callback(table.game_id, 0, Act.START))
-        asked_without_a_play = 0
-
-        def on_prompt(index: int) -> None:
-            nonlocal asked_without_a_play
-            asked_without_a_play += _cannot_beat(table.game, index)
-
-        await _play_humans(service, messenger, table, people, on_prompt)
-        assert table.status == "finished"
-        forced = _forced_passes(SHUANGKOU, table)
+    async with running_service(db, auto_pass=auto_pass) as (service, messenger):
+        table, asked = await _humans_asked_without_a_play(service, messenger, SHUANGKOU)
+        forced = len(auto_passes(SHUANGKOU, table.seed, table.leader, table.log))
         assert forced > 5  # the deal of seed 7 has plenty of them
         if auto_pass:
-            assert asked_without_a_play == 0  # nobody was asked who could only pass
+            assert asked == 0  # nobody was asked who could only pass
         else:
-            assert asked_without_a_play == forced  # every one of them was asked
+            assert asked == forced  # every one of them was asked
         assert (await db.games.get(table.game_id)).status == "finished"
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
 
 
 async def test_paowang_asks_even_a_player_who_cannot_beat_the_table(db, monkeypatch) -> None:
     """Passing for them at once would tell the group who cannot beat a high single, and so
     who does not hold a 大王."""
     monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 7)
-    service, messenger, scheduler = make_service(db)
-    try:
-        people = [user(10 + i) for i in range(5)]
-        for person in people:
-            await service.start_private(person, None)
-        await service.new_game(chat_id=GROUP, chat_title="g", opener=people[0], variant=PAOWANG)
-        table = service.tables[service.by_chat[GROUP]]
-        for person in people[1:]:
-            await service.on_lobby_callback(person, Callback(table.game_id, 0, Act.JOIN))
-        await service.on_lobby_callback(people[0], Callback(table.game_id, 0, Act.START))
-        asked_without_a_play = 0
-
-        def on_prompt(index: int) -> None:
-            nonlocal asked_without_a_play
-            asked_without_a_play += _cannot_beat(table.game, index)
-
-        await _play_humans(service, messenger, table, people, on_prompt)
-        assert table.status == "finished"
-        assert asked_without_a_play > 0
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
+    async with running_service(db) as (service, messenger):
+        _, asked = await _humans_asked_without_a_play(service, messenger, PAOWANG)
+        assert asked > 0
 
 
 async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
     """A computer's turn whose write fails changes nothing and runs again a little later:
     the table never waits for a timer that is gone."""
-    import sqlite3
-
     monkeypatch.setattr("bot.service.service.RETRY", 0.01)
-    service, messenger, scheduler = make_service(db)
-    append = service.db.actions.append
-    failed: list[int] = []
+    async with running_service(db) as (service, messenger):
+        append = service.db.actions.append
+        failed: list[int] = []
 
-    async def flaky_append(**entry):
-        if entry["seq"] == 3 and not failed:
-            failed.append(entry["seq"])
-            raise sqlite3.OperationalError("disk I/O error")
-        return await append(**entry)
+        async def flaky_append(**entry):
+            if entry["seq"] == 3 and not failed:
+                failed.append(entry["seq"])
+                raise sqlite3.OperationalError("disk I/O error")
+            return await append(**entry)
 
-    monkeypatch.setattr(service.db.actions, "append", flaky_append)
-    try:
+        monkeypatch.setattr(service.db.actions, "append", flaky_append)
         opener = user(1)
         await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=SHUANGKOU)
         table = service.tables[service.by_chat[GROUP]]
@@ -273,60 +241,43 @@ async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
         assert failed == [3]
         stored = await db.actions.list(table.game_id)
         assert [a.seq for a in stored] == list(range(len(table.log)))
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
 
 
 async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, monkeypatch) -> None:
     """A computer's turn went through, then storing the human's prompt failed: the retry
     prompts the human again; it must not run the computer's turn again, on the human's seat."""
-    import sqlite3
-
     monkeypatch.setattr("bot.service.service.RETRY", 0.01)
     # seat 1 (a computer) leads the deal of seed 1; the human sits at 0
     monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 1)
-    service, messenger, scheduler = make_service(db, turn_seconds=600, auto_pass=False)
-    human = user(10)
-    try:
-        await service.start_private(human, None)
-        await service.new_game(chat_id=GROUP, chat_title="g", opener=human, variant=SHUANGKOU)
-        table = service.tables[service.by_chat[GROUP]]
-        while not table.full:
-            await service.on_lobby_callback(human, Callback(table.game_id, 0, Act.COMPUTER))
-        seat = table.seat_of(human.user_id)
-        save = service.db.games.save
+    async with running_service(db, turn_seconds=600, auto_pass=False) as (service, messenger):
+        human = user(10)
         failed: list[int] = []
+        chose_for_the_human: list[int] = []
+        save = service.db.games.save
+        choose = service._computer_choice
 
         async def flaky_save(game_id, **fields):
-            after_a_computer = table.log and table.log[-1][1] != seat
-            if "hand_message_ids" in fields and not failed and after_a_computer:
+            prompt = "hand_message_ids" in fields and not failed
+            if prompt and table.log and table.log[-1][1] != 0:  # after a computer's action
                 failed.append(len(table.log))
                 raise sqlite3.OperationalError("database is locked")
             return await save(game_id, **fields)
 
-        monkeypatch.setattr(service.db.games, "save", flaky_save)
-        chose_for_the_human: list[int] = []
-        choose = service._computer_choice
-
         def spy(current, index):
-            if index == seat:
+            if index == 0:
                 chose_for_the_human.append(len(current.log))
             return choose(current, index)
 
+        monkeypatch.setattr(service.db.games, "save", flaky_save)
         monkeypatch.setattr(service, "_computer_choice", spy)
 
         def prompts() -> int:  # messages sent to the human (the deal, then each prompt)
             return len(messenger.chat(human.user_id))
 
-        await service.on_lobby_callback(human, Callback(table.game_id, 0, Act.START))
+        table, _ = await _humans_and_computers(service, messenger, SHUANGKOU, 1)
+        assert table.seat_of(human.user_id) == 0
         await wait_until(lambda: bool(failed), messenger.changed)
         before = prompts()
         await wait_until(lambda: prompts() > before or bool(chose_for_the_human), messenger.changed)
         assert not chose_for_the_human
-        assert table.game.turn == seat and len(table.log) == failed[0]
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
+        assert table.game.turn == 0 and len(table.log) == failed[0]

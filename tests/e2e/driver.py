@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from telegram.ext import Application
+
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Settings
 from bot.service import GameService
@@ -41,9 +43,11 @@ def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
 
 
 @contextlib.asynccontextmanager
-async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
-    """The bot as ``run_polling`` runs it: initialize, post_init, start, poll; then the reverse."""
-    application = build_application(settings)
+async def running_application(
+    application: Application,  # type: ignore[type-arg]
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``application`` as ``run_polling`` does (initialize, post_init, start, poll), then
+    stop it in PTB's order. The benchmarks use it too, with applications they instrument."""
     await application.initialize()
     try:
         assert application.post_init is not None
@@ -54,7 +58,7 @@ async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
             poll_interval=0, timeout=10, allowed_updates=ALLOWED_UPDATES
         )
         try:
-            yield application.bot_data["service"]
+            yield application
         finally:
             await application.updater.stop()
             await application.stop()
@@ -62,6 +66,13 @@ async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
             await application.post_shutdown(application)
     finally:
         await application.shutdown()
+
+
+@contextlib.asynccontextmanager
+async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
+    """The bot built from ``settings``, running; its game service."""
+    async with running_application(build_application(settings)) as application:
+        yield application.bot_data["service"]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.game import shuangkou
-from bot.variants import SHUANGKOU, apply_action
+from bot.variants import SHUANGKOU, apply_action, auto_passes
 from tests.e2e.driver import GROUP, live_message, setup_world
 from tests.fakebot import FakeTelegram
 
@@ -181,14 +181,8 @@ def _asked(
     """The actions the players decided: all but the passes the bot made for a seat that
     held nothing to beat the table (要不起)."""
     game_row, _ = _game_and_results(db_path)
-    game = SHUANGKOU.deal(int(game_row["seed"]), game_row["leader"])
-    asked = []
-    for action in actions:
-        kind, seat, _cards = action
-        if not (kind == "pass" and game.on_table is not None and not game.legal_plays(seat)):
-            asked.append(action)
-        apply_action(game, action)
-    return asked
+    forced = auto_passes(SHUANGKOU, int(game_row["seed"]), game_row["leader"], actions)
+    return [action for n, action in enumerate(actions) if n not in forced]
 
 
 def _game_and_results(db_path: Path) -> tuple[sqlite3.Row, list[sqlite3.Row]]:
