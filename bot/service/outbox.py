@@ -67,7 +67,8 @@ class Messenger:
     def _count_group(self, chat_id: int) -> None:
         now = time.monotonic()
         times = self._group_times.setdefault(chat_id, deque())
-        while times and now - times[0] >= 60.0:  # a group without a game is never asked
+        # pruned here as well as in group_wait, which only groups with a game call
+        while times and now - times[0] >= 60.0:
             times.popleft()
         times.append(now)
         if len(self._group_times) > 10_000:  # forget idle groups now and then
@@ -95,16 +96,16 @@ class Messenger:
         self, make: Callable[[], Awaitable[object]], chat_id: int | None, optional: bool
     ) -> object:
         """One request; with ``chat_id``, a message to that chat, paced as the chat needs."""
-        if chat_id is not None and chat_id < 0:
+        if chat_id is not None and chat_id > 0:  # a private chat
+            async with self._private.slot(chat_id, optional=optional) as room:
+                if not room:
+                    raise _Skipped
+                self.calls += 1
+                return await make()
+        if chat_id is not None:  # a group
             self._count_group(chat_id)
-        if chat_id is None or chat_id < 0:
-            self.calls += 1
-            return await make()
-        async with self._private.slot(chat_id, optional=optional) as room:
-            if not room:
-                raise _Skipped
-            self.calls += 1
-            return await make()
+        self.calls += 1
+        return await make()
 
     async def _call(
         self,
