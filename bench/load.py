@@ -253,7 +253,8 @@ class Human:
             return
         hint = await self._press(message, "hint", label="提示")
         shown = hint.text or ""
-        play = shown[len(HINT_PREFIX) :] if shown.startswith(HINT_PREFIX) else ""
+        # the hint is the play's cards and its name: "提示：♠6（单张）"
+        play = shown[len(HINT_PREFIX) :].split("（", 1)[0] if shown.startswith(HINT_PREFIX) else ""
         if not play:  # nothing beats the table
             await self._decide(message, "不出")
             return

@@ -22,6 +22,7 @@ from bot.game.common import (
     SeatView,
     TrickTaken,
 )
+from bot.names import beaten_in_trick, play_name
 from bot.strings import Lang, text
 
 CARDS_PER_ROW = 6
@@ -48,10 +49,17 @@ def place_name(lang: Lang, place: int) -> str:
     return text(lang, f"place.{place}") if place <= 5 else text(lang, "place", n=place)
 
 
-def play_html(lang: Lang, combo: Combo | None) -> str:
+def play_html(lang: Lang, variant: str, combo: Combo | None, beaten: Combo | None = None) -> str:
+    """A play's cards and its name (``beaten``: the play it was played on, if any)."""
     if combo is None:
         return text(lang, "pass")
-    return f"{escape(format_cards(sorted(combo.cards)))}（{text(lang, 'kind.' + combo.kind)}）"
+    name = play_name(lang, variant, combo, beaten)
+    return f"{escape(format_cards(sorted(combo.cards)))}（{name}）"
+
+
+def on_table_html(lang: Lang, view: SeatView) -> str:
+    """The play to beat, named as it was played (a 双顺 on a 单顺 is a 骑牌)."""
+    return play_html(lang, view.variant, view.on_table, beaten_in_trick(view.trick))
 
 
 # ---- lobby -------------------------------------------------------------------------------
@@ -150,7 +158,7 @@ def table_text(
                     lang,
                     "table.last_play",
                     name=seats[view.on_table_seat].html(),
-                    play=play_html(lang, view.on_table),
+                    play=on_table_html(lang, view),
                 )
             )
         if view.trick_points:
@@ -225,7 +233,7 @@ def hand_text(
                     lang,
                     "hand.to_beat",
                     name=seats[view.on_table_seat].html(),
-                    play=play_html(lang, view.on_table),
+                    play=on_table_html(lang, view),
                 )
             )
         else:
@@ -258,12 +266,15 @@ def hand_text(
     return "\n".join(lines)
 
 
-def play_button_label(lang: Lang, combo: Combo | None, selected_any: bool) -> str:
+def play_button_label(
+    lang: Lang, variant: str, combo: Combo | None, selected_any: bool, on: Combo | None = None
+) -> str:
+    """The 出牌 button: the selection's name, as a play on ``on`` (the play to beat)."""
     if not selected_any:
         return text(lang, "btn.play_empty")
     if combo is None:
         return text(lang, "btn.play_none")
-    return text(lang, "btn.play", kind=text(lang, "kind." + combo.kind))
+    return text(lang, "btn.play", kind=play_name(lang, variant, combo, on))
 
 
 def hand_keyboard(

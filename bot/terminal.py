@@ -30,6 +30,7 @@ from bot.game.common import (
 from bot.game.levels import level_for
 from bot.game.players import Player, decide, legal_options, make_player, play_order_key
 from bot.game.textplay import is_hint, is_pass, parse_play_text
+from bot.names import beaten_in_trick, play_name
 from bot.simulate import SEATS, new_game, next_actor
 
 GAME_NAMES = {"shuangkou": "绍兴双扣", "paowang": "通化刨王"}
@@ -56,15 +57,9 @@ _REASONS = {
 }
 
 
-def combo_label(variant: str, combo: Combo) -> str:
-    """The Chinese name of a play's kind: 顺子, 炸弹; 刨王's ladder rows by name (小幺, 三路)."""
-    if variant == "paowang":
-        from bot.game import paowang
-
-        return paowang.tier_name(combo.tier) if combo.tier else paowang.KIND_NAMES[combo.kind]
-    from bot.game import shuangkou
-
-    return shuangkou.KIND_NAMES[combo.kind]
+def combo_label(variant: str, combo: Combo, beaten: Combo | None = None) -> str:
+    """The Chinese name of a play, as the bot names it (顺子, 炸弹; 刨王's 骑牌, 小幺, 三路)."""
+    return play_name("zh", variant, combo, beaten)
 
 
 class TerminalGame:
@@ -87,6 +82,7 @@ class TerminalGame:
         ]
         self._hints: list[Combo] = []
         self._hint_index = -1
+        self._on_table: Combo | None = None  # the play to beat, as the events tell it
 
     # -- output ----------------------------------------------------------------------------
 
@@ -123,7 +119,7 @@ class TerminalGame:
             shown = [f"{self.name(s)} {combo or '不出'}" for s, combo in view.trick]
             lines.append("本轮: " + " | ".join(shown))
         if view.on_table is not None and view.on_table_seat is not None:
-            label = combo_label(self.variant, view.on_table)
+            label = combo_label(self.variant, view.on_table, beaten_in_trick(view.trick))
             lines.append(f"桌上: {view.on_table} [{label}] ({self.name(view.on_table_seat)})")
         if view.trick_points:
             lines.append(f"本轮分数: {view.trick_points}")
@@ -131,11 +127,13 @@ class TerminalGame:
 
     def render_event(self, event: Event) -> str | None:
         if isinstance(event, Played):
-            label = combo_label(self.variant, event.combo)
+            label = combo_label(self.variant, event.combo, self._on_table)
+            self._on_table = event.combo
             return f"{self.name(event.seat)} 出 {event.combo} [{label}]  (剩 {event.cards_left} 张)"
         if isinstance(event, Passed):
             return f"{self.name(event.seat)} 不出"
         if isinstance(event, TrickTaken):
+            self._on_table = None
             text = f"{self.name(event.seat)} 拿下这一轮"
             if event.next_leader is not None and event.next_leader != event.seat:
                 text += f", {self.name(event.next_leader)} 接风出牌"

@@ -47,6 +47,15 @@ class Variant:
             return self.module.classify(list(cards), revealed=revealed)  # type: ignore[no-any-return]
         return self.module.classify(list(cards))  # type: ignore[no-any-return]
 
+    def desertion_scores(
+        self, game: Any, seat: int, fixed: Sequence[int | None], *, seconds: float
+    ) -> tuple[int | None, ...]:
+        """The scores fixed when ``seat`` abandons ``game`` after ``seconds`` (逃跑): per seat,
+        a score that replaces the game's result, or None (scored by the result)."""
+        return self.module.desertion_scores(  # type: ignore[no-any-return]
+            game, seat, fixed, seconds=seconds
+        )
+
     def legal_plays(self, view: SeatView) -> list[Combo]:
         """The plays the viewing seat could make now, from its view alone."""
         if self.has_reveal:

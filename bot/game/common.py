@@ -162,6 +162,9 @@ class Result:
     revealed: bool = False  # 刨王: a 大王 was revealed (score ×2)
     side_points: tuple[int, int] | None = None  # 刨王: (winners' points, losers' points)
     instant: bool = False  # 刨王: all four jokers in one hand
+    #: 刨王: how the winning side won: "points" (满140), "flag" (扛旗 + 90), "sweep" (双飞),
+    #: "four_jokers" (四王 in one hand); "" for 双扣 and for a game with no sides
+    how: str = ""
 
 
 @dataclass(frozen=True, slots=True)

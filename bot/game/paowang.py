@@ -43,32 +43,32 @@ from bot.game.common import (
     TrickTaken,
 )
 from bot.game.paowang_combos import (
-    KIND_NAMES,
     KINDS,
-    LADDER,
+    LADDER_ROWS,
     POINTS,
     beats,
     card_points,
     classify,
     legal_plays,
-    tier_name,
 )
 
 __all__ = [
     "ESCAPE_GAMES",
+    "ESCAPE_MIN_SECONDS",
+    "ESCAPE_MIN_TURNS",
     "KINDS",
-    "KIND_NAMES",
-    "LADDER",
+    "LADDER_ROWS",
     "POINTS",
     "SETTLEMENT",
     "Game",
     "beats",
     "card_points",
     "classify",
+    "desertion_scores",
     "escape_penalty",
     "legal_plays",
     "settlement_row",
-    "tier_name",
+    "turns_taken",
 ]
 
 VARIANT = "paowang"
@@ -93,6 +93,10 @@ SETTLEMENT: dict[tuple[int, bool], tuple[int, int]] = {
 }
 #: 逃跑 is scored as this many lost games (按输4局扣分)
 ESCAPE_GAMES = 4
+#: after a desertion the other side scores a win only if the game had lasted this long...
+ESCAPE_MIN_SECONDS = 30.0
+#: ... and every seat had had this many turns (plays and passes)
+ESCAPE_MIN_TURNS = 4
 
 # sides, as indexes into Game._sides
 WANG = 0
@@ -180,6 +184,7 @@ class Game:
         self._trick_points = 0
         self._passes = 0
         self._won_side: int | None = None  # set when a side has won (play may go on: 雪)
+        self._won_how = ""  # how it won: one of WIN_HOWS
         for seat, hand in enumerate(self.hands):
             if not hand:
                 self.finish_order.append(seat)
@@ -500,10 +505,10 @@ class Game:
             return True
         side_points = self.side_points()
         if self._won_side is None:
-            won = self._winning_side(side_points)
-            if won is None:
+            winning = self._winning_side(side_points)
+            if winning is None:
                 return False
-            self._won_side = won
+            self._won_side, self._won_how = winning
         won = self._won_side
         losers_points = side_points[1 - won]
         if losers_points >= SNOW_LIMIT:
@@ -515,17 +520,18 @@ class Game:
         self._settle(won, outcome, factor, side_points, events)
         return True
 
-    def _winning_side(self, side_points: tuple[int, int]) -> int | None:
-        """The side that meets a winning condition now, if any (at most one can)."""
+    def _winning_side(self, side_points: tuple[int, int]) -> tuple[int, str] | None:
+        """The side that meets a winning condition now and which one, if any (at most one
+        side can)."""
         for side in (WANG, OTHER):
             if side_points[side] >= WIN_POINTS:
-                return side
+                return side, "points"
         first = self.first_out
         if first is not None and side_points[self._side_of[first]] >= FLAG_WIN_POINTS:
-            return self._side_of[first]
+            return self._side_of[first], "flag"
         for side in (WANG, OTHER):
             if all(not self.hands[s] for s in self._sides[side]):
-                return side  # 双飞
+                return side, "sweep"  # 双飞
         return None
 
     def _settle(
@@ -562,6 +568,7 @@ class Game:
             multiplier=multiplier,
             revealed=self.any_revealed,
             side_points=side_points,
+            how=self._won_how,
         )
         self.turn = None
         self._pending.clear()
@@ -572,39 +579,68 @@ class Game:
         winner_base, loser_base = settlement_row(1, True)
         deltas = tuple(winner_base if s == holder else loser_base for s in range(SEATS))
         self.result = Result(
-            "win", (), deltas, (holder,), multiplier=1, side_points=(0, 0), instant=True
+            "win",
+            (),
+            deltas,
+            (holder,),
+            multiplier=1,
+            side_points=(0, 0),
+            instant=True,
+            how="four_jokers",
         )
         self.turn = None
         self._pending.clear()
 
 
+def turns_taken(game: Game) -> tuple[int, ...]:
+    """How many turns each seat has had so far: its plays and passes (亮王 answers aside)."""
+    counts = [0] * SEATS
+    for seat, _ in game.history:
+        counts[seat] += 1
+    return tuple(counts)
+
+
 def escape_penalty(game: Game, seat: int) -> int:
-    """The score change of ``seat`` for abandoning ``game`` (逃跑), a negative number.
+    """What abandoning ``game`` (逃跑) costs the player of ``seat``: a negative number.
 
-    The rules score it as a loss ×4 ("按输4局扣分") on the seat's side's losing row, and the
-    decision taken here is that the game's 亮王 doubling applies as to any loss, so that
-    escaping is never cheaper than the worst loss the seat could still suffer by playing on
-    (大雪 is ×4 too). Per player, without / with a reveal so far:
-
-    - 王 side of two (王 side loses: -3): -12 / -24
-    - other side in a 2-against-3 game (王 side wins: -2): -8 / -16
-    - 王 in one hand (loses: -8): -32 / -64
-    - other side in a 1-against-4 game (王 wins: -2): -8 / -16
-
-    The seat goes on with a computer player, so the game still ends with a ``result``; the
-    bot uses this number for the escaper in place of that seat's ``result.deltas`` entry (the
-    others keep theirs). Like the one-minute rule, this is the bot's adjustment, not part of
-    ``result``.
-    Raises :class:`IllegalPlay` (``GAME_OVER``) on a finished game and ``ValueError`` when
-    there are no sides (no 大王 in play: hand-made positions only).
+    A loss ×4 ("按输4局扣分") on the seat's side's losing row, with no snow and no ×2 for a
+    reveal: -12 for a 王 side of two, -8 for the other side in 2 against 3, -32 for the 王 in
+    one hand, -8 for the other side in 1 against 4. It depends on the teams alone (the deal),
+    so it may be asked at any moment of the game. Raises ``ValueError`` when there are no
+    sides (no 大王 in play: hand-made positions only).
     """
-    if game.over:
-        raise IllegalPlay(Reason.GAME_OVER)
     if not 0 <= seat < SEATS:
         raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
     if not game.wang_side:
         raise ValueError("no 大王 in play: no sides to score")
-    in_wang = seat in game.wang_side
     # the seat's side loses: the 王 side loses when the seat holds a 大王, and wins otherwise
-    _, loser_base = settlement_row(len(game.wang_side), not in_wang)
-    return loser_base * ESCAPE_GAMES * (2 if game.any_revealed else 1)
+    _, loser_base = settlement_row(len(game.wang_side), seat not in game.wang_side)
+    return loser_base * ESCAPE_GAMES
+
+
+def desertion_scores(
+    game: Game, seat: int, fixed: Sequence[int | None], *, seconds: float
+) -> tuple[int | None, ...]:
+    """The scores fixed by ``seat`` abandoning ``game`` after ``seconds`` of play (逃跑).
+
+    ``fixed`` holds, per seat, a score fixed by an earlier desertion or None. The first
+    desertion ends the game's scoring (000, 特别说明 2-3): the deserter gets
+    :func:`escape_penalty`, its partners 0, and each player of the other side its side's
+    winning row ×1 if the game had lasted :data:`ESCAPE_MIN_SECONDS` and every seat had had
+    :data:`ESCAPE_MIN_TURNS` turns, 0 otherwise. Every seat's score is then fixed, and the
+    game's own result changes none. A later deserter gets its own penalty; nobody else's
+    score changes again. The sum need not be zero.
+    """
+    penalty = escape_penalty(game, seat)
+    if any(score is not None for score in fixed):  # the game stopped counting already
+        scores = list(fixed)
+        scores[seat] = penalty
+        return tuple(scores)
+    counts = seconds >= ESCAPE_MIN_SECONDS and min(turns_taken(game)) >= ESCAPE_MIN_TURNS
+    partners = game.side_of(seat)
+    # the other side wins: the 王 side when the deserter is not on it
+    winner_base, _ = settlement_row(len(game.wang_side), seat not in game.wang_side)
+    return tuple(
+        penalty if s == seat else 0 if s in partners or not counts else winner_base
+        for s in range(SEATS)
+    )

@@ -21,14 +21,12 @@ from bot.game.common import Combo
 
 __all__ = [
     "KINDS",
-    "KIND_NAMES",
-    "LADDER",
+    "LADDER_ROWS",
     "POINTS",
     "beats",
     "card_points",
     "classify",
     "legal_plays",
-    "tier_name",
 ]
 
 FOUR = 4
@@ -36,45 +34,9 @@ ACE = 14
 TWO = 15
 
 KINDS = ("single", "pair", "straight", "pair_straight", "ladder")
-#: Chinese names of the kinds, for front ends (a ladder entry is named by :func:`tier_name`)
-KIND_NAMES = {
-    "single": "单张",
-    "pair": "对牌",
-    "straight": "单顺",
-    "pair_straight": "双顺",
-    "ladder": "刨",
-}
-
-#: The ladder, low to high: row number -> name, exactly the table of the rules.
-LADDER: dict[int, str] = {
-    1: "三路",
-    2: "单张小王",
-    3: "四路",
-    4: "小幺",
-    5: "五路",
-    6: "单大王 (未亮)",
-    7: "六路",
-    8: "双小王",
-    9: "中幺",
-    10: "单大王 (未亮) + 单小王",
-    11: "七路",
-    12: "单大王 (已亮)",
-    13: "八路",
-    14: "单大王 (未亮) + 双小王",
-    15: "老幺",
-    16: "单大王 (已亮) + 单小王",
-    17: "双大王 (未亮)",
-    18: "单大王 (已亮) + 双小王",
-    19: "老老幺 ×5",
-    20: "双大王 (未亮) + 单小王",
-    21: "老老幺 ×6",
-    22: "双大王 (未亮) + 双小王",
-    23: "双大王 (已亮)",
-    24: "老老幺 ×7",
-    25: "双大王 (已亮) + 单小王",
-    26: "老老幺 ×8",
-    27: "双大王 (已亮) + 双小王",
-}
+#: The ladder's rows are numbered 1 (三路, the lowest) to LADDER_ROWS (双大王 已亮 + 双小王), as
+#: in the rules' table; ``Combo.tier`` is that number. Their names are the bot's (bot/names.py).
+LADDER_ROWS = 27
 
 # N of a rank (三路..八路) -> row. Index = N; rows of N < 3 do not exist.
 _ROAD_TIER = (0, 0, 0, 1, 3, 5, 7, 11, 13)
@@ -114,9 +76,6 @@ def card_points(cards: Sequence[Card]) -> int:
     return sum(POINTS[card >> 3] for card in cards)
 
 
-def tier_name(tier: int) -> str:
-    """The ladder row's name in the rules (``"四路"``, ``"双大王 (已亮)"``...)."""
-    return LADDER[tier]
 
 
 # ---- classification -------------------------------------------------------------------

@@ -31,7 +31,17 @@ from bot.game.common import (
     TrickTaken,
 )
 
-__all__ = ["BOMB_KINDS", "KINDS", "Game", "beats", "classify", "classify_all", "legal_plays"]
+__all__ = [
+    "BOMB_KINDS",
+    "ESCAPE_PENALTY",
+    "KINDS",
+    "Game",
+    "beats",
+    "classify",
+    "classify_all",
+    "desertion_scores",
+    "legal_plays",
+]
 
 VARIANT = "shuangkou"
 SEATS = 4
@@ -44,13 +54,9 @@ KINDS = (
     "straight_flush", "bomb", "triple_bomb", "joker_bomb",
 )
 BOMB_KINDS = frozenset({"bomb", "triple_bomb", "joker_bomb"})
-#: Chinese names of the kinds, for front ends
-KIND_NAMES = {
-    "single": "单张", "pair": "对子", "pair_straight": "连对", "triple": "三张",
-    "triple_straight": "连三张", "plane": "连三张带连对", "straight": "顺子",
-    "straight_flush": "同花顺", "bomb": "炸弹", "triple_bomb": "三连炸", "joker_bomb": "天王炸",
-}
 OUTCOME_DELTAS = {"双扣": 4, "单扣": 2, "平扣": 0}
+#: what abandoning a game in progress (逃跑) costs
+ESCAPE_PENALTY = -20
 
 
 # Bombs share one ordering key ("power"): 天王炸 > 三连炸 > 8 > 7 > 6 > 5 > 4 cards, then rank.
@@ -623,3 +629,17 @@ class Game:
         self.turn = None
         events.append(GameOver(self.result))
         return True
+
+
+def desertion_scores(
+    game: Game, seat: int, fixed: Sequence[int | None], *, seconds: float
+) -> tuple[int | None, ...]:
+    """The scores fixed by ``seat`` abandoning ``game`` (逃跑): :data:`ESCAPE_PENALTY` for the
+    deserter; nobody else's score changes because of it (None: scored by the game's result).
+    ``fixed`` holds the scores fixed by earlier desertions; ``seconds`` does not matter here.
+    """
+    if not 0 <= seat < SEATS:
+        raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
+    scores = list(fixed)
+    scores[seat] = ESCAPE_PENALTY
+    return tuple(scores)

@@ -28,6 +28,9 @@ _RANKS = {"2": 15, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
 _JOKERS = (("小王", SMALL_JOKER), ("大王", BIG_JOKER), ("LJ", SMALL_JOKER), ("BJ", BIG_JOKER),
            ("小鬼", SMALL_JOKER), ("大鬼", BIG_JOKER))
 _SEPARATORS = re.compile(r"[\s,，、;；/|]+")
+# A play's name in brackets after its cards, as the bot shows plays ("♠6（单张）", "4 4 A（小幺）"):
+# people copy a hint or a table line as it is. NFKC has folded （） to ().
+_TRAILING_NAME = re.compile(r"\s*\(.*\)\s*$")
 
 
 def _normalise(text: str) -> str:
@@ -72,9 +75,10 @@ def parse_play_text(text: str) -> list[Card]:
 
     Accepts the strict tokens of :func:`parse_cards` (``♠3 H4 小王 BJ``) and, per token, runs of
     ranks with or without suits (``334455``, ``10JQKA``, ``♠3♠4♠5``, ``ttjjqq``). A rank without
-    a suit stands for any card of that rank, as in :func:`parse_cards`.
+    a suit stands for any card of that rank, as in :func:`parse_cards`. A play's name in
+    brackets after the cards, as the bot writes plays (``♠6（单张）``), is ignored.
     """
-    normal = _normalise(text)
+    normal = _TRAILING_NAME.sub("", _normalise(text))
     if not normal:
         raise ValueError("no cards")
     cards: list[Card] = []

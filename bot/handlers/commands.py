@@ -74,8 +74,13 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if variant is None:
         await _reply(update, context, text(lang, "help"))
         return
+    message = update.effective_message
     reply = await service.new_game(
-        chat_id=chat.id, chat_title=chat.title or "", opener=user, variant=variant
+        chat_id=chat.id,
+        chat_title=chat.title or "",
+        opener=user,
+        variant=variant,
+        command_message_id=message.message_id if message is not None else None,
     )
     await _reply(update, context, reply.text, reply.reply_to)
 

@@ -13,6 +13,7 @@ from bot.callbacks import Act, Callback
 from bot.render import lobby_keyboard, lobby_text, variant_name
 from bot.service.base import Reply, Scheduler, UserInfo, timer_name
 from bot.service.outbox import Delivery, Messenger
+from bot.service.settlement import charge_deserters
 from bot.service.tables import Seat, Table
 from bot.storage import Database, OpenGameExistsError
 from bot.strings import Lang, text
@@ -46,8 +47,15 @@ class LobbyMixin:
     # ---- lobby -------------------------------------------------------------------------
 
     async def new_game(
-        self, *, chat_id: int, chat_title: str, opener: UserInfo, variant: Variant
+        self,
+        *,
+        chat_id: int,
+        chat_title: str,
+        opener: UserInfo,
+        variant: Variant,
+        command_message_id: int | None = None,
     ) -> Reply:
+        """Open a lobby; its message answers ``command_message_id`` (the /newgame), if any."""
         lang = await self.remember(opener)
         existing = self.tables.get(self.by_chat.get(chat_id, -1))
         if existing is not None:
@@ -77,7 +85,7 @@ class LobbyMixin:
         player = await self.db.players.get(opener.user_id)
         if player is not None and player.can_message and opener.user_id not in self.by_user:
             await self._seat_human(table, opener, lang, confirm=False)
-        await self._post_lobby(table)
+        await self._post_lobby(table, reply_to=command_message_id)
         return Reply()
 
     def _register(self, table: Table) -> None:
@@ -95,7 +103,7 @@ class LobbyMixin:
         for index in range(len(table.seats)):  # its computer players go with it (no leak)
             self._players.pop(f"{table.game_id}:{index}", None)
 
-    async def _post_lobby(self, table: Table) -> None:
+    async def _post_lobby(self, table: Table, reply_to: int | None = None) -> None:
         body = lobby_text(table.lang, table.variant.name, table.labels(), table.size)
         markup = lobby_keyboard(table.lang, table.game_id)
         if table.lobby_message_id is not None:
@@ -104,7 +112,7 @@ class LobbyMixin:
             )
             if delivery is not Delivery.GONE:
                 return
-        sent = await self.messenger.send(table.chat_id, body, markup)
+        sent = await self.messenger.send(table.chat_id, body, markup, reply_to=reply_to)
         if sent.message_id is not None:
             table.lobby_message_id = sent.message_id
             await self.db.games.save(table.game_id, lobby_message_id=sent.message_id)
@@ -225,7 +233,9 @@ class LobbyMixin:
         if not await self._may_manage(table, user.user_id):
             return Reply(text(lang, "lobby.only_opener"), alert=True)
         table.status = "cancelled"
-        await self.db.games.update(table.game_id, status="cancelled", finished_at=self.clock())
+        async with self.db.transaction():
+            await self.db.games.update(table.game_id, status="cancelled", finished_at=self.clock())
+            charged = await charge_deserters(self.db, table)
         self._unregister(table)
         if table.lobby_message_id is not None and table.game is None:
             await self.messenger.edit(
@@ -234,9 +244,9 @@ class LobbyMixin:
         else:
             await self._retire_all(table)
             if table.channel is not None:
-                table.channel.post(text(table.lang, "cancel.done"))
+                # the group is told once: by the answer to /cancel, not by the table too
                 await table.channel.close()
-        return Reply(text(lang, "cancel.done"))
+        return Reply(text(lang, "cancel.done_charged" if charged else "cancel.done"))
 
     async def on_lobby_callback(self, user: UserInfo, callback: Callback) -> Reply:
         table = self.tables.get(callback.game_id)

@@ -38,7 +38,8 @@ from bot.service.lobby import LobbyMixin
 from bot.service.outbox import Delivery, GroupChannel, Messenger
 from bot.service.queries import rank_text, top_text
 from bot.service.replay import replay
-from bot.service.settlement import Settlement, result_text, settle
+from bot.service.result_text import desertion_rule, result_text
+from bot.service.settlement import Settlement, scored_by_desertion, settle
 from bot.service.tables import Seat, Table
 from bot.storage import Database, GameRecord
 from bot.strings import Lang, language_of, text
@@ -137,6 +138,7 @@ class GameService(LobbyMixin):
         table.game = table.variant.deal(table.seed, table.leader)
         table.status = "playing"
         table.started_at = self.clock()
+        table.fixed_scores = [None] * table.size
         await self.db.games.update(
             table.game_id,
             status="playing",
@@ -147,6 +149,7 @@ class GameService(LobbyMixin):
             takeover=[False] * table.size,
             timeouts=[0] * table.size,
             escaped=[False] * table.size,
+            fixed_scores=table.fixed_scores,
         )
         if table.lobby_message_id is not None:
             await self.messenger.edit(
@@ -323,7 +326,9 @@ class GameService(LobbyMixin):
         hand = sorted(view.hand)
         chosen = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
         combo = self._classify(table, index, chosen) if chosen else None
-        label = play_button_label(seat.language, combo, bool(chosen))
+        label = play_button_label(
+            seat.language, table.variant.name, combo, bool(chosen), table.game.on_table
+        )
         return hand_keyboard(
             seat.language,
             game_id=table.game_id,
@@ -507,17 +512,20 @@ class GameService(LobbyMixin):
         if selected != seat.selected:  # the same cards again: an identical edit is a 400
             seat.selected = selected
             await self._refresh_live(table, index)
-        return Reply(text(seat.language, "ok.hint", play=format_cards(sorted(combo.cards))))
+        play = play_html(seat.language, table.variant.name, combo, table.game.on_table)
+        return Reply(text(seat.language, "ok.hint", play=play))
 
     async def _human_play(self, table: Table, index: int, cards: Sequence[Card]) -> Reply:
         seat = table.seats[index]
+        beaten = table.game.on_table
         try:
             events = await self._apply(table, ("play", index, format_cards(cards)))
         except IllegalPlay as error:
             return Reply(_refusal(seat.language, error))
         seat.timeouts = 0
         played = next(e for e in events if isinstance(e, Played))
-        note = text(seat.language, "hand.you_played", play=play_html(seat.language, played.combo))
+        play = play_html(seat.language, table.variant.name, played.combo, beaten)
+        note = text(seat.language, "hand.you_played", play=play)
         await self._after(table, index, events, note)
         return Reply(
             text(seat.language, "ok.played", play=format_cards(sorted(played.combo.cards))),
@@ -723,6 +731,7 @@ class GameService(LobbyMixin):
             takeover=[s.takeover for s in table.seats],
             timeouts=[s.timeouts for s in table.seats],
             escaped=[s.escaped for s in table.seats],
+            fixed_scores=table.fixed_scores,
         )
 
     async def _takeback(self, table: Table, index: int) -> Reply:
@@ -749,11 +758,23 @@ class GameService(LobbyMixin):
             return
         seat.escaped = True
         seat.takeover = True
+        counted_before = not scored_by_desertion(table)
+        table.fixed_scores = list(
+            table.variant.desertion_scores(
+                table.game,
+                index,
+                table.fixed_scores,
+                seconds=self.clock() - (table.started_at or self.clock()),
+            )
+        )
         await self._save_flags(table)
         if seat.user_id is not None and self.by_user.get(seat.user_id) == table.game_id:
             del self.by_user[seat.user_id]
         assert table.channel is not None
         table.channel.post(text(table.lang, key, name=seat.label().html()))
+        if counted_before and scored_by_desertion(table):  # 刨王: the game stops counting
+            rule = desertion_rule(table.lang, table.fixed_scores)
+            table.channel.post(text(table.lang, "event.unscored", rule=rule))
         table.channel.table_changed()
         if table.gate_open and index in table.ready_pending:
             table.ready_pending.discard(index)
@@ -938,6 +959,7 @@ class GameService(LobbyMixin):
             apply_action(table.game, action)
             table.log.append(action)
             table.seats[action[1]].version += 1
+        table.fixed_scores = self._recovered_fixed_scores(table, record)
         async with table.lock:
             # what the old table message shows is unknown after a crash (an identical edit
             # is an error): post a fresh one and delete the old
@@ -975,6 +997,21 @@ class GameService(LobbyMixin):
                 self._arm(table, remaining, self._turn_timeout)
             else:
                 await self._advance(table)
+
+    def _recovered_fixed_scores(self, table: Table, record: GameRecord) -> list[int | None]:
+        """The scores desertions fixed, as stored. A game stored before they were (schema
+        version 1) has only its 逃跑 flags: those seats are priced now, as deserters of the
+        game as it stands."""
+        if len(record.fixed_scores) == table.size:
+            return list(record.fixed_scores)
+        fixed: list[int | None] = [None] * table.size
+        elapsed = self.clock() - (table.started_at or self.clock())
+        for index, seat in enumerate(table.seats):
+            if seat.escaped:
+                fixed = list(
+                    table.variant.desertion_scores(table.game, index, fixed, seconds=elapsed)
+                )
+        return fixed
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):

@@ -74,6 +74,8 @@ class Table:
     started_at: float | None = None
     deadline: float | None = None  # when the seat to act runs out of time (clock())
     log: list[Action] = field(default_factory=list)
+    #: per seat, a score a desertion fixed (it replaces the game's result), or None
+    fixed_scores: list[int | None] = field(default_factory=list)
     lobby_message_id: int | None = None
     channel: GroupChannel | None = None
     previous_game_id: int | None = None

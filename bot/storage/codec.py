@@ -92,6 +92,10 @@ def encode_counts(values: Iterable[int]) -> str:
     return dumps([int(value) for value in values])
 
 
+def encode_optional_counts(values: Iterable[int | None]) -> str:
+    return dumps([None if value is None else int(value) for value in values])
+
+
 def check_status(status: str) -> GameStatus:
     if status not in GAME_STATUSES:
         raise ValueError(f"unknown game status {status!r}; one of {', '.join(GAME_STATUSES)}")
@@ -160,6 +164,9 @@ def game_from_row(row: sqlite3.Row) -> GameRecord:
         previous_game_id=_int_or_none(row["previous_game_id"]),
         outcome=row["outcome"],
         note=row["note"],
+        fixed_scores=tuple(
+            None if score is None else int(score) for score in loads(row["fixed_scores"])
+        ),
     )
 
 

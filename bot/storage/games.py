@@ -11,6 +11,7 @@ from bot.storage.codec import (
     encode_flags,
     encode_hands,
     encode_message_ids,
+    encode_optional_counts,
     encode_seats,
     encode_seed,
     game_from_row,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 _COLUMNS: Final = (
     "id, chat_id, variant, status, opener_id, seats, seed, leader, hands, created_at,"
     " started_at, finished_at, table_message_id, lobby_message_id, hand_message_ids,"
-    " takeover, timeouts, escaped, deadline, previous_game_id, outcome, note"
+    " takeover, timeouts, escaped, deadline, previous_game_id, outcome, note, fixed_scores"
 )
 _OPEN: Final = "status IN ('lobby', 'playing')"
 
@@ -54,11 +55,17 @@ _ENCODERS: Final[dict[str, Callable[[Any], Any]]] = {
     "takeover": encode_flags,
     "timeouts": encode_counts,
     "escaped": encode_flags,
+    "fixed_scores": encode_optional_counts,
     "deadline": _optional_float,
     "previous_game_id": _optional_int,
 }
 #: per-seat lists and the value a new seat starts with
-_PER_SEAT: Final[dict[str, Any]] = {"takeover": False, "timeouts": 0, "escaped": False}
+_PER_SEAT: Final[dict[str, Any]] = {
+    "takeover": False,
+    "timeouts": 0,
+    "escaped": False,
+    "fixed_scores": None,
+}
 UPDATABLE_FIELDS: Final = frozenset(_ENCODERS)
 
 
@@ -164,7 +171,8 @@ class GamesRepository:
         values = {name: _ENCODERS[name](value) for name, value in fields.items()}
         async with self._db.transaction():
             current = await self._db.fetch_one(
-                "SELECT chat_id, status, takeover, timeouts, escaped FROM games WHERE id = ?",
+                "SELECT chat_id, status, takeover, timeouts, escaped, fixed_scores"
+                " FROM games WHERE id = ?",
                 (game_id,),
             )
             if current is None:

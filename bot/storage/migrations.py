@@ -104,8 +104,14 @@ CREATE TABLE results (
 CREATE INDEX results_user ON results (user_id, game_id);
 """
 
+_V2_FIXED_SCORES = """
+-- The scores a desertion (逃跑) fixed, per seat: an integer replaces the game's result for that
+-- seat, NULL leaves it to the result. An empty list: nobody deserted.
+ALTER TABLE games ADD COLUMN fixed_scores TEXT NOT NULL DEFAULT '[]'; -- JSON: [int or null]
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
-MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL,)
+MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL, _V2_FIXED_SCORES)
 
 
 def split_statements(script: str) -> list[str]:

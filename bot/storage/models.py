@@ -95,6 +95,9 @@ class GameRecord:
     previous_game_id: int | None  # the game this one follows ("play again"; who leads next)
     outcome: str | None = None  # set by ResultsRepository.record: 双扣 / 单扣 / 平扣 / win / ...
     note: str | None = None  # a free-form remark recorded with the results
+    #: per seat: the score a desertion fixed (it replaces the game's result), or None; empty
+    #: while nobody deserted
+    fixed_scores: tuple[int | None, ...] = ()
 
     @property
     def is_open(self) -> bool:

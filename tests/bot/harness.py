@@ -25,6 +25,7 @@ class Message:
     text: str
     markup: Any = None
     versions: list[str] = field(default_factory=list)
+    markups: list[Any] = field(default_factory=list)  # every keyboard it has shown
 
 
 class RecordingMessenger:
@@ -38,12 +39,19 @@ class RecordingMessenger:
         self.changed = asyncio.Event()
 
     async def send(
-        self, chat_id: int, text: str, markup: Any = None, *, notify: bool = True
+        self,
+        chat_id: int,
+        text: str,
+        markup: Any = None,
+        *,
+        notify: bool = True,
+        reply_to: int | None = None,
+        optional: bool = False,
     ) -> Sent:
         self.calls += 1
         if chat_id in self.blocked:
             return Sent(Delivery.BLOCKED)
-        message = Message(chat_id, next(self._ids), text, markup, [text])
+        message = Message(chat_id, next(self._ids), text, markup, [text], [markup])
         self.messages[(chat_id, message.message_id)] = message
         self.changed.set()
         return Sent(Delivery.OK, message.message_id)
@@ -58,6 +66,7 @@ class RecordingMessenger:
         message.text = text
         message.markup = markup
         message.versions.append(text)
+        message.markups.append(markup)
         self.changed.set()
         return Delivery.OK
 
@@ -119,7 +128,7 @@ def settings(**overrides: Any) -> Settings:
 
 
 def make_service(
-    db: Database, **overrides: Any
+    db: Database, *, clock: Callable[[], float] | None = None, **overrides: Any
 ) -> tuple[GameService, RecordingMessenger, AsyncioScheduler]:
     messenger = RecordingMessenger()
     scheduler = AsyncioScheduler()
@@ -134,6 +143,7 @@ def make_service(
         settings=settings(**overrides),
         bot_username="CardTestBot",
         is_admin=is_admin,
+        **({"clock": clock} if clock is not None else {}),
     )
     return service, messenger, scheduler
 

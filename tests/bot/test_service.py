@@ -281,3 +281,32 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
         await wait_until(lambda: prompts() > before or bool(chose_for_the_human), messenger.changed)
         assert not chose_for_the_human
         assert table.game.turn == 0 and len(table.log) == failed[0]
+
+
+async def test_a_paowang_game_shows_paowang_names_only(db, env) -> None:
+    """Everything the group and the players read names 刨王's plays by 刨王's names: the
+    hand messages, the 出牌 button, the table, the hints."""
+    service, messenger = env
+    table, people = await _humans_and_computers(service, messenger, PAOWANG, 2)
+    await _play_humans(service, messenger, table, people)
+    await table.channel.drain()
+    shown = [
+        version
+        for (chat, _), message in messenger.messages.items()
+        for version in message.versions
+    ]
+    labels = [
+        button.text
+        for message in messenger.messages.values()
+        for markup in message.markups
+        if markup is not None
+        for row in markup.inline_keyboard
+        for button in row
+    ]
+    everything = "\n".join(shown + labels)
+    for word in ("（对子）", "（顺子）", "（连对）", "（炸弹）", "（天王炸）"):
+        assert word not in everything
+    assert "（单张）" in everything  # plays are named at all
+    assert any(label.startswith("出牌：") for label in labels)  # the button names them too
+    for label in labels:
+        assert label.removeprefix("出牌：") not in ("对子", "顺子", "连对", "炸弹", "天王炸")

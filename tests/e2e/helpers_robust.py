@@ -158,14 +158,33 @@ async def decider(fake: FakeTelegram, table: Table, people: list[int]) -> tuple[
     return result
 
 
-async def say(fake: FakeTelegram, user_id: int, chat_id: int, text: str) -> FakeMessage:
-    """``user_id`` writes ``text`` in a chat; the bot's next message there (its answer)."""
+async def say(
+    fake: FakeTelegram, user_id: int, chat_id: int, text: str, *, expect: str | None = None
+) -> FakeMessage:
+    """``user_id`` writes ``text`` in a chat; the bot's answer to it.
+
+    Never "the bot's next message": the table's own posts can arrive before the answer. In a
+    group the answer quotes what it answers; in a private chat it is the first message after
+    it without buttons (hand and 亮王 prompts always have buttons, answers never do). An
+    answer that quotes something else (the open table it points to) is found by ``expect``,
+    a part of its text.
+    """
     chat = fake.chat(chat_id)
     sent = await fake.send_text(user_id, chat_id, text)
     index = chat.messages.index(sent)
+    private = chat_id == user_id
+
+    def is_answer(message: FakeMessage) -> bool:
+        if not message.from_bot:
+            return False
+        if expect is not None:
+            return expect in (message.text or "")
+        if private:
+            return message.reply_markup is None or not message.rows
+        return message.reply_to == sent.message_id
 
     def answer() -> FakeMessage | None:
-        return next((m for m in chat.messages[index + 1 :] if m.from_bot), None)
+        return next((m for m in chat.messages[index + 1 :] if is_answer(m)), None)
 
     reply: FakeMessage = await fake.wait_for(answer, what=f"the answer to {text!r}")
     return reply
@@ -206,20 +225,35 @@ def snapshot(table: Table) -> Snapshot:
 
 
 def escape_penalty(table: Table, seat: int) -> int:
-    """What the rules charge ``seat`` for 逃跑: -20 in 双扣; in 刨王 the engine's
-    ``escape_penalty`` on the game as it stood once the 亮王 answers were in (the teams and
-    the doubling are settled then), computed here from the deal and the log."""
+    """What the rules charge ``seat`` for 逃跑: -20 in 双扣; in 刨王 the seat's side's losing
+    row ×4 (no snow, no ×2 for 亮王), from the teams of the deal."""
     if table.variant.name == "shuangkou":
         return ESCAPE_SHUANGKOU
     from bot.game import paowang
-    from bot.variants import apply_action
 
     assert table.seed is not None
     game = table.variant.deal(table.seed, table.leader)
-    for action in table.log:
-        if action[0] in ("reveal", "decline"):
-            apply_action(game, action)
     return int(paowang.escape_penalty(game, seat))
+
+
+def expected_scores(table: Table, escaped: dict[int, int], shown: str) -> list[int]:
+    """Each seat's score: the game's result, or the escapers' penalties; in 刨王 a desertion
+    fixes every score (partners 0, the other side a win ×1 when the result says it counted)."""
+    result = table.game.result
+    if table.variant.name != "paowang" or not escaped:
+        return [escaped.get(seat, result.deltas[seat]) for seat in range(table.size)]
+    from bot.game import paowang
+
+    (first,) = escaped  # one deserter in these tests
+    game = table.game
+    counted = "另一方每人按赢 1 局计分" in shown
+    assert counted or "另一方也不计分" in shown, shown
+    win, _ = paowang.settlement_row(len(game.wang_side), first not in game.wang_side)
+    partners = game.side_of(first)
+    return [
+        escaped.get(seat, 0 if seat in partners or not counted else win)
+        for seat in range(table.size)
+    ]
 
 
 async def check_settlement(
@@ -238,6 +272,7 @@ async def check_settlement(
     escaped = escaped or {}
     result = table.game.result
     assert result is not None
+    scores = expected_scores(table, escaped, result_message.text or "")
     record = await service.db.games.get(table.game_id)
     assert record is not None and record.status == "finished", record
     rows = await service.db.results.for_game(table.game_id)
@@ -246,8 +281,8 @@ async def check_settlement(
         assert row.user_id == seat.user_id
         assert row.delta == result.deltas[row.seat]
         assert row.escaped == (row.seat in escaped), (row, escaped)
-        expected = escaped.get(row.seat, result.deltas[row.seat])
-        if short:
+        expected = scores[row.seat]
+        if short and row.seat not in escaped:
             expected = 0
         assert row.adjusted_delta == expected, (row, expected)
         if seat.is_human and seat.user_id is not None:
@@ -328,10 +363,11 @@ def _cards_of(text: str) -> list[Card]:
 def shown_cards(text: str) -> Counter[str]:
     """The most copies of each card (suited, or a joker) one line of ``text`` shows: lines are
     separate displays (the trick so far and the last play may name the same cards). A 亮王
-    line's "2张大王" names no card."""
+    line's "2张大王" names no card, nor does a play's name after its cards ("大王（大王·亮）":
+    刨王's joker entries are named by their cards)."""
     most: Counter[str] = Counter()
     for line in text.split("\n"):
-        cleaned = re.sub(r"\d张大王", "", line)
+        cleaned = re.sub(r"\d张大王|（[^）]*）", "", line)
         shown = Counter(SUITED.findall(cleaned))
         for joker in ("小王", "大王"):
             shown[joker] = cleaned.count(joker)

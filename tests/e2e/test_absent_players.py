@@ -137,6 +137,9 @@ async def test_leave_during_a_game_is_逃跑_and_the_game_goes_on(
         sent_before = len(fake.chat(leaves).messages)
         assert live_message(fake, leaves) is None  # their buttons are gone
         await fake.wait_for_message(GROUP, contains="🚪 玩家2 离开了牌局（逃跑），由电脑接替。")
+        if variant == "刨王":  # the game stops counting, and the group is told why
+            line = await fake.wait_for_message(GROUP, contains="本局从现在起不再计分")
+            assert "另一方也不计分" in (line.text or "")  # nobody had had a turn yet
         assert table.seats[seat].escaped and table.seats[seat].takeover
         assert seat not in table.ready_pending
         result = await finish(fake, service, [stays], table)
@@ -166,10 +169,13 @@ async def test_cancel_by_an_admin_or_the_opener_ends_a_game_without_scores(
             reply = await say(fake, other, GROUP, "/cancel")
             assert reply.text == "只有开局者或群管理员可以这样做。"
             assert snapshot(table) == before and service.by_chat.get(GROUP) == table.game_id
+            told_before = len(_group_lines(fake, "牌局已取消"))
             reply = await say(fake, canceller, GROUP, "/cancel")
             assert reply.text == "牌局已取消，不计分。"
             assert table.status == "cancelled" and GROUP not in service.by_chat
-            await fake.wait_for_message(GROUP, contains="牌局已取消")
+            # the table's channel was drained and closed before the answer: the group was
+            # told once, by the answer to the command
+            assert len(_group_lines(fake, "牌局已取消")) == told_before + 1
             record = await service.db.games.get(table.game_id)
             assert record is not None and record.status == "cancelled"
             assert await service.db.results.for_game(table.game_id) == []

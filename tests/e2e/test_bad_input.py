@@ -233,8 +233,8 @@ async def test_commands_in_the_wrong_chat(world: World) -> None:
     for command in ("/newgame", "/newgame 刨王", "/top", "/cancel", "/kick"):
         reply = await say(fake, player, player, command)
         assert reply.text == "这个命令要在群里用。", (command, reply.text)
-    reply = await say(fake, player, GROUP, "/newgame 刨王")
-    assert reply.text and "本群已有一局" in reply.text
+    reply = await say(fake, player, GROUP, "/newgame 刨王", expect="本群已有一局")
+    assert reply.reply_to == table.channel.table_message_id  # it points to the table
     reply = await say(fake, player, GROUP, "/kick")
     assert reply.text == "请回复要移出的玩家的消息再用 /kick。"
     reply = await say(fake, STRANGER, GROUP, "/hand")

@@ -154,8 +154,8 @@ async def test_who_may_press_what_in_the_lobby(fake_telegram: FakeTelegram, tmp_
         ).answered()
         assert answer.text == "你正在另一局中。"
         # a second /newgame in the group while the lobby is open
-        reply = await say(fake, people[2], GROUP, "/newgame 刨王")
-        assert reply.text and "本群已有一局" in reply.text
+        reply = await say(fake, people[2], GROUP, "/newgame 刨王", expect="本群已有一局")
+        assert reply.reply_to == table.lobby_message_id  # it points to the open lobby
         assert service.by_chat[GROUP] == table.game_id and seats() == people[:3]
     assert not fake.unanswered_callbacks()
     fake.assert_clean()

@@ -122,10 +122,8 @@ def row(tier: int) -> Combo:
     return combo(text, revealed)
 
 
-def test_the_ladder_has_27_rows_with_their_names() -> None:
-    assert sorted(LADDER_ROWS) == list(range(1, 28)) == sorted(paowang.LADDER)
-    assert paowang.tier_name(3) == "四路"
-    assert paowang.tier_name(27) == "双大王 (已亮) + 双小王"
+def test_the_ladder_has_27_rows() -> None:
+    assert sorted(LADDER_ROWS) == list(range(1, paowang.LADDER_ROWS + 1)) == list(range(1, 28))
 
 
 @pytest.mark.parametrize("tier", range(1, 28))

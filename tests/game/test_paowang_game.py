@@ -116,6 +116,7 @@ def test_four_jokers_in_one_hand_win_at_once() -> None:
     result = game.result
     assert result is not None
     assert (result.outcome, result.instant, result.multiplier) == ("win", True, 1)
+    assert result.how == "four_jokers"
     assert result.winners == (2,)
     assert result.deltas == (-2, -2, 8, -2, -2)
     with pytest.raises(IllegalPlay) as refused:
@@ -309,6 +310,7 @@ def test_140_points_win() -> None:
     assert (result.outcome, result.multiplier, result.revealed) == ("win", 1, False)
     assert result.winners == (0, 1, 2)
     assert result.side_points == (140, 30)
+    assert result.how == "points"  # 满140
     assert result.deltas == (2, 2, 2, -3, -3)
 
 
@@ -358,6 +360,7 @@ def test_90_points_win_for_the_side_of_the_first_out() -> None:
     assert result.outcome == "win" and result.winners == (0, 1, 2)
     assert result.side_points == (90, 30)
     assert result.finish_order == (0,)
+    assert result.how == "flag"  # 扛旗 + 90
 
 
 def test_90_points_count_only_for_the_first_outs_side() -> None:
@@ -391,6 +394,7 @@ def test_90_points_count_only_for_the_first_outs_side() -> None:
     assert result is not None
     assert result.winners == (0, 1, 2) and result.side_points == (90, 90)
     assert result.outcome == "win" and result.deltas == (2, 2, 2, -3, -3)
+    assert result.how == "flag"  # seat 1 (扛旗) is on the side that reached 90
 
 
 def _double_flight(losers_take: str) -> Game:
@@ -425,6 +429,7 @@ def test_double_flight(losers_take: str, outcome: str, factor: int) -> None:
     result = game.result
     assert result is not None
     assert result.outcome == outcome and result.multiplier == factor
+    assert result.how == "sweep"  # 双飞
     assert result.winners == (3, 4) and result.finish_order == (3, 4)
     assert result.deltas == tuple((3 if s in (3, 4) else -2) * factor for s in range(5))
 
@@ -480,6 +485,8 @@ def test_big_snow_when_the_losers_have_nothing() -> None:
     assert result is not None
     assert (result.outcome, result.multiplier) == ("大雪", 4)
     assert result.side_points == (140, 0)
+    # won by 140 before the winners went out: how it was won stays 满140, not 双飞
+    assert result.how == "points"
     assert result.deltas == (8, 8, 8, -12, -12)
     assert result.finish_order == (0, 1, 2)
 
@@ -570,25 +577,118 @@ def test_a_lone_winner_plays_out_without_passing_to_itself() -> None:
 # ---- 逃跑 ------------------------------------------------------------------------------------
 
 
+TWO_AGAINST_THREE = [
+    "大王 4 5 6 7 8 9 10",
+    "4 5 6 7 8 9 10 J",
+    "大王 4 5 6 7 8 9 J",
+    "4 5 6 7 8 9 10 Q",
+    "4 5 6 7 8 9 10 K",
+]
+ONE_AGAINST_FOUR = [
+    "大王 大王 4 5 6 7 8 9",
+    "4 5 6 7 8 9 10 J",
+    "4 5 6 7 8 9 J Q",
+    "4 5 6 7 8 9 10 Q",
+    "4 5 6 7 8 9 10 K",
+]
+
+
+def take_turns(game: Game, turns: int) -> None:
+    """Play on until every seat has had ``turns`` turns: the leader leads its lowest card and
+    everybody else passes (nobody goes out, no side wins)."""
+    while min(paowang.turns_taken(game)) < turns:
+        seat = game.turn
+        assert seat is not None and not game.over
+        if game.on_table is None:
+            game.play(seat, game.hands[seat][:1])
+        else:
+            game.pass_turn(seat)
+
+
 @pytest.mark.parametrize(
     ("hands", "seat", "penalty"),
     [
-        (["大王 4", "5", "大王 6", "7", "8"], 0, -12),  # 王 side of two: -3 ×4
-        (["大王 4", "5", "大王 6", "7", "8"], 1, -8),  # other side of three: -2 ×4
-        (["大王 大王 4", "5", "6", "7", "8"], 0, -32),  # 王 in one hand: -8 ×4
-        (["大王 大王 4", "5", "6", "7", "8"], 3, -8),  # against the 王 in one hand: -2 ×4
+        (TWO_AGAINST_THREE, 0, -12),  # 王 side of two: -3 ×4
+        (TWO_AGAINST_THREE, 1, -8),  # other side of three: -2 ×4
+        (ONE_AGAINST_FOUR, 0, -32),  # 王 in one hand: -8 ×4
+        (ONE_AGAINST_FOUR, 3, -8),  # against the 王 in one hand: -2 ×4
     ],
 )
 @pytest.mark.parametrize("reveal", [False, True])
-def test_escape_penalty(hands: list[str], seat: int, penalty: int, reveal: bool) -> None:
+def test_escape_penalty_is_the_losing_row_times_4_whatever_was_revealed(
+    hands: list[str], seat: int, penalty: int, reveal: bool
+) -> None:
     game = new_game(hands, 1, reveal={0: reveal})
-    assert paowang.escape_penalty(game, seat) == penalty * (2 if reveal else 1)
+    assert paowang.escape_penalty(game, seat) == penalty
     assert paowang.ESCAPE_GAMES == 4
 
 
-def test_escape_penalty_needs_a_game_in_progress() -> None:
-    game = Game([cards("大王 大王 小王 小王"), cards("4"), cards("5"), cards("6"), cards("7")], 1)
-    with pytest.raises(IllegalPlay):
+# (hands, deserter) -> every seat's fixed score once the game had lasted long enough
+DESERTIONS = [
+    # 王 side of two (seats 0 and 2): the partner 0, the other three a 2-against-3 win ×1
+    (TWO_AGAINST_THREE, 0, (-12, 2, 0, 2, 2)),
+    (TWO_AGAINST_THREE, 2, (0, 2, -12, 2, 2)),
+    # the other side of three: its partners 0, the 王 side of two a win ×1 each
+    (TWO_AGAINST_THREE, 1, (3, -8, 3, 0, 0)),
+    # the 王 in one hand: nobody is its partner, the four others +2 each
+    (ONE_AGAINST_FOUR, 0, (-32, 2, 2, 2, 2)),
+    # against the 王 in one hand: the other three of the four 0, the 王 +8
+    (ONE_AGAINST_FOUR, 3, (8, 0, 0, -8, 0)),
+]
+
+
+@pytest.mark.parametrize(("hands", "seat", "expected"), DESERTIONS)
+@pytest.mark.parametrize("reveal", [False, True])
+def test_a_desertion_after_30_seconds_and_4_turns_each_fixes_every_score(
+    hands: list[str], seat: int, expected: tuple[int, ...], reveal: bool
+) -> None:
+    game = new_game(hands, 1, reveal={0: reveal})
+    take_turns(game, paowang.ESCAPE_MIN_TURNS)
+    fixed = paowang.desertion_scores(game, seat, [None] * 5, seconds=30.0)
+    assert fixed == expected  # no ×2 for 亮王: the reveal changes nothing
+
+
+@pytest.mark.parametrize(("hands", "seat", "expected"), DESERTIONS)
+@pytest.mark.parametrize(("seconds", "turns"), [(29.9, 4), (30.0, 3), (0.0, 0), (600.0, 3)])
+def test_a_desertion_before_the_threshold_scores_the_other_side_0(
+    hands: list[str], seat: int, expected: tuple[int, ...], seconds: float, turns: int
+) -> None:
+    game = new_game(hands, 1, reveal={0: True})
+    take_turns(game, turns)
+    assert min(paowang.turns_taken(game)) == turns
+    fixed = paowang.desertion_scores(game, seat, [None] * 5, seconds=seconds)
+    assert fixed == tuple(score if s == seat else 0 for s, score in enumerate(expected))
+
+
+def test_a_desertion_in_the_亮王_phase_scores_only_the_deserter() -> None:
+    game = Game([cards(text) for text in TWO_AGAINST_THREE], 1)
+    assert game.reveal_phase
+    assert paowang.desertion_scores(game, 0, [None] * 5, seconds=45.0) == (-12, 0, 0, 0, 0)
+
+
+def test_a_second_deserter_is_charged_and_nobody_else_changes() -> None:
+    game = new_game(TWO_AGAINST_THREE, 1)
+    take_turns(game, 4)
+    first = paowang.desertion_scores(game, 1, [None] * 5, seconds=40.0)
+    assert first == (3, -8, 3, 0, 0)
+    # a partner of the first deserter, then a player of the other side
+    second = paowang.desertion_scores(game, 3, first, seconds=50.0)
+    assert second == (3, -8, 3, -8, 0)
+    third = paowang.desertion_scores(game, 0, second, seconds=60.0)
+    assert third == (-12, -8, 3, -8, 0)
+
+
+def test_turns_taken_counts_plays_and_passes_not_亮王_answers() -> None:
+    game = new_game(TWO_AGAINST_THREE, 1, reveal={0: True})
+    assert paowang.turns_taken(game) == (0, 0, 0, 0, 0)
+    play(game, 1, "4")
+    game.pass_turn(2)
+    assert paowang.turns_taken(game) == (0, 1, 1, 0, 0)
+
+
+def test_escape_penalty_needs_sides() -> None:
+    game = Game([cards("4 5"), cards("4"), cards("5"), cards("6"), cards("7")], 1)
+    with pytest.raises(ValueError, match="no 大王"):
         paowang.escape_penalty(game, 1)
 
 

@@ -26,6 +26,11 @@ from bot.game.textplay import is_hint, is_pass, parse_play_text
         ("2222", "2 2 2 2"),
         ("♡10 ♤10", "♥10 ♠10"),
         ("  5,5、5 ", "5 5 5"),
+        # a play as the bot shows it, copied from a hint or the table: the name is ignored
+        ("♠6（单张）", "♠6"),
+        ("4 4 A（小幺）", "4 4 A"),
+        ("5 5 6 6 7 7 (pair straight over a straight (骑牌))", "5 5 6 6 7 7"),
+        ("♥3 ♥4 ♥5 ♥6 ♥7 (straight flush)", "♥3 ♥4 ♥5 ♥6 ♥7"),
     ],
 )
 def test_reads_what_people_type(text: str, expected: str) -> None:
@@ -37,7 +42,7 @@ def test_suitless_cards_stand_for_any_card_of_the_rank() -> None:
     assert card == Card(9) and card.is_any_suit
 
 
-@pytest.mark.parametrize("text", ["x3", "33 44 5x", "1", "", "   ", "♠", "大"])
+@pytest.mark.parametrize("text", ["x3", "33 44 5x", "1", "", "   ", "♠", "大", "（单张）"])
 def test_refuses_what_is_not_cards_and_quotes_it(text: str) -> None:
     with pytest.raises(ValueError):
         parse_play_text(text)

@@ -305,3 +305,13 @@ def test_a_seat_view_shows_its_own_hand_and_only_sizes_of_others() -> None:
     assert view.partners == (3,) and view.opponents == (2, 0)
     assert view.on_table == g.on_table and view.turn == 1
     assert g.view(None).hand == ()
+
+
+def test_a_desertion_fixes_only_the_deserters_score() -> None:
+    """双扣's 逃跑: -20 for each deserter, whenever it happens; the others are scored by the
+    game's result (None)."""
+    game = shuangkou.Game.deal(seed=7)
+    first = shuangkou.desertion_scores(game, 2, [None] * 4, seconds=0.0)
+    assert first == (None, None, shuangkou.ESCAPE_PENALTY, None) == (None, None, -20, None)
+    second = shuangkou.desertion_scores(game, 1, first, seconds=600.0)
+    assert second == (None, -20, -20, None)

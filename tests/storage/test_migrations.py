@@ -118,3 +118,29 @@ def test_an_unterminated_statement_is_an_error() -> None:
 def test_every_migration_splits_cleanly() -> None:
     for script in MIGRATIONS:
         assert split_statements(script)
+
+
+async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(db_path: Path) -> None:
+    """The 逃跑 migration (v2): a game stored before it reads as nobody deserted, and the
+    new column then stores a desertion's fixed scores."""
+    db = await open_database(db_path, migrations=MIGRATIONS[:1])
+    try:
+        assert await db.schema_version() == 1
+        async with db.transaction():  # the repositories read the new column: write raw SQL
+            await db.execute(
+                "INSERT INTO games (id, chat_id, variant, status, seats, seed, created_at,"
+                " escaped) VALUES (7, -1, 'shuangkou', 'playing', '[]', '3', 0, '[false]')"
+            )
+    finally:
+        await db.close()
+    db = await open_database(db_path)
+    try:
+        assert await db.schema_version() == len(MIGRATIONS)
+        upgraded = await db.games.get(7)
+        assert upgraded is not None and upgraded.fixed_scores == ()
+        assert upgraded.status == "playing" and upgraded.seed == 3
+        await db.games.save(7, fixed_scores=[-20, None, None, None])
+        saved = await db.games.get(7)
+        assert saved is not None and saved.fixed_scores == (-20, None, None, None)
+    finally:
+        await db.close()
