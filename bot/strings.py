@@ -179,14 +179,21 @@ _ZH: dict[str, str] = {
     "牌型：单张、对子、三张、连对(3对起)、连三张(3个起)、连三张带连对、顺子(5张起)、同花顺、"
     "炸弹(4-8张)、三连炸、天王炸。\n"
     "大小：天王炸 > 三连炸 > 8张炸 > … > 4张炸 > 其他；同花顺压同长度的顺子。\n"
-    "出完最后一手无人要时由对家接风。一队两人都出完即结束：双扣 ±4，单扣 ±2，平扣 0。",
+    "出完最后一手无人要时由对家接风。一队两人都出完即结束：双扣 ±4，单扣 ±2，平扣 0。\n"
+    "逃跑（中途离开）−20，其他人照常计分。不足一分钟的牌局不计分，逃跑扣分照扣。",
     "rules.auto_pass": "要不起时机器人自动替你不出。",
     "rules.paowang": "<b>通化刨王</b>：5人，两副牌去掉3，共100张，每人20张。"
     "拿大王的是一伙（2打3，或一人独拿两张大王1打4），身份保密，可亮王（分数翻倍）。\n"
-    "牌型：单张、对子、单顺(3张起)、双顺(3对起)、骑牌；炸弹阶梯从三路到双大王加双小王共27级。\n"
+    "牌型：单张、对牌、单顺(3张起)、双顺(3对起；压同长单顺叫骑牌)；"
+    "刨共27级：三路、单小王、四路、小幺(44A)、五路、大王、六路、双小王、中幺(444A)……"
+    "直到双大王加双小王。\n"
     "5、10、K 是分（共200分），谁收轮谁得分。"
-    "先到140分，或扛旗(头游)一方到90分，或全部出完(双飞)者胜；"
-    "输家不足25分为小雪(×2)，0分为大雪(×4)。",
+    "满140分，或扛旗(头游)一方到90分，或一方全部出完(双飞)者胜；"
+    "输方不足25分为小雪(×2)，0分为大雪(×4)。\n"
+    "计分：王方(2人)胜 +3/−2，无王方胜 +2/−3，1打4 王胜 +8/−2、王负 −8/+2；"
+    "小雪、大雪、亮王再乘倍。\n"
+    "逃跑：逃跑者按输4局扣分，他的同伴不计分，另一方在本局满30秒且人人出过4手时按赢1局计分，"
+    "否则也不计分；本局从此不再计分，电脑替他打完。不足一分钟的牌局不计分，逃跑扣分照扣。",
     "rank.title": "<b>{name}</b> 的等级",
     "rank.row": "{variant}：{title}（{level}级）· {score}分 · {games}局 {wins}胜",
     "rank.next": "  距「{title}」还差 {points} 分",
@@ -424,15 +431,23 @@ _EN: dict[str, str] = {
     "four jokers.\nFour jokers > triple bomb > 8-card bomb > … > 4-card bomb > the rest; a "
     "straight flush beats straights of its length.\nWhen a player's last cards win the trick, "
     "the partner leads (接风). The game ends when both partners of a team are out: "
-    "双扣 ±4, 单扣 ±2, 平扣 0.",
+    "双扣 ±4, 单扣 ±2, 平扣 0.\nLeaving a game (逃跑) costs 20; the others are scored as "
+    "usual. A game under a minute scores nothing, but the penalty for leaving.",
     "rules.auto_pass": "When nothing in your hand beats the table, the bot passes for you.",
     "rules.paowang": "<b>Paowang</b>: 5 players, 2 decks without 3s (100 cards), 20 each. "
     "The 大王 holders are a secret team (2 vs 3, or 1 vs 4); revealing (亮王) doubles the "
-    "score.\nCombinations: single, pair, straight (3+), pair straight (3+ pairs), and a ladder "
-    "of 27 bombs from three of a kind up to both 大王 with both 小王.\n5s, 10s and Ks are "
+    "score.\nCombinations: single, pair, straight (3+), pair straight (3+ pairs; on a straight "
+    "of its length it is a 骑牌), and a ladder (刨) of 27 rows: three of a kind, a small joker, "
+    "four of a kind, 4 4 A (小幺), five of a kind, a big joker, six of a kind, two small "
+    "jokers, 4 4 4 A (中幺) … up to both big jokers with both small ones.\n5s, 10s and Ks are "
     "points (200 in all); the taker of a trick collects them. A side wins with 140, with 90 if "
     "its player went out first (扛旗), or when all its players are out (双飞); losers under 25 "
-    "is 小雪 (×2), 0 is 大雪 (×4).",
+    "is 小雪 (×2), 0 is 大雪 (×4).\nScores: the 王 side of two wins +3/−2, the other side "
+    "wins +2/−3, a lone 王 wins +8/−2 or loses −8/+2; then ×2 for 小雪, ×4 for 大雪, ×2 for a "
+    "reveal.\nLeaving (逃跑): the leaver scores a loss ×4, their partners 0, the other side a "
+    "win ×1 if the game was 30 s old and everyone had had 4 turns (else 0); the game no longer "
+    "counts and the computer plays the seat on. A game under a minute scores nothing, but the "
+    "penalty for leaving.",
     "rank.title": "<b>{name}</b>'s titles",
     "rank.row": "{variant}: {title} (level {level}) · {score} · {games} games, {wins} wins",
     "rank.next": "  {points} to “{title}”",
