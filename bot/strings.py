@@ -72,6 +72,7 @@ _ZH: dict[str, str] = {
     "event.takeover": "🤖 {name} 连续超时，由电脑托管。",
     "event.takeback": "🙋 {name} 回来了，取消托管。",
     "event.escaped": "🚪 {name} 离开了牌局（逃跑），由电脑接替。",
+    "event.left_out": "👋 {name} 已出完牌，先走一步（不算逃跑）。",
     "event.kicked": "🚪 {name} 被移出，由电脑接替。",
     # results
     "result.title": "🏆 <b>{variant}</b> 结果：{outcome}",
@@ -204,6 +205,7 @@ _ZH: dict[str, str] = {
     "lang.set": "语言已设为中文。",
     "lang.choose": "用 /lang zh 或 /lang en 切换语言。",
     "leave.done": "你已离开牌局，计为逃跑。",
+    "leave.done_out": "你已出完牌，离开不算逃跑；本局照常计分。",
     "cancel.done": "牌局已取消，不计分。",
     "cancel.done_charged": "牌局已取消：除逃跑扣分外，不计分。",
     # play names (bot.names.play_name): each game's own
@@ -319,6 +321,7 @@ _EN: dict[str, str] = {
     "event.takeover": "🤖 {name} timed out twice: the computer plays for them.",
     "event.takeback": "🙋 {name} is back.",
     "event.escaped": "🚪 {name} left the game (逃跑); the computer takes the seat.",
+    "event.left_out": "👋 {name} was out of cards and left (no 逃跑).",
     "event.kicked": "🚪 {name} was removed; the computer takes the seat.",
     "result.title": "🏆 <b>{variant}</b> result: {outcome}",
     "result.order": "Order: {order}",
@@ -458,6 +461,7 @@ _EN: dict[str, str] = {
     "lang.set": "Language set to English.",
     "lang.choose": "Use /lang zh or /lang en.",
     "leave.done": "You left the game; it counts as 逃跑.",
+    "leave.done_out": "You were out of cards: leaving is no 逃跑, and the game is scored as usual.",
     "cancel.done": "The game was cancelled; no scores change.",
     "cancel.done_charged": "The game was cancelled; no scores change but the penalty for "
     "leaving.",

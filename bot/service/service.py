@@ -288,7 +288,7 @@ class GameService(LobbyMixin):
     async def _send_live(self, table: Table, index: int, body: str, markup: Any) -> None:
         """Send a seat a new message with buttons (it notifies); the old one is retired."""
         seat = table.seats[index]
-        if seat.user_id is None or seat.escaped:
+        if seat.user_id is None or seat.gone:
             return
         if seat.live_message_id is not None:
             await self._retire(table, index, "")
@@ -346,7 +346,7 @@ class GameService(LobbyMixin):
 
     async def _send_hand(self, table: Table, index: int, *, deciding: bool, note: str = "") -> None:
         seat = table.seats[index]
-        if seat.user_id is None or seat.escaped:
+        if seat.user_id is None or seat.gone:
             return
         body = self._hand_body(table, index, deciding=deciding, note=note)
         if deciding:
@@ -736,7 +736,7 @@ class GameService(LobbyMixin):
 
     async def _takeback(self, table: Table, index: int) -> Reply:
         seat = table.seats[index]
-        if not seat.takeover or seat.escaped:
+        if not seat.takeover or seat.gone:
             return Reply(text(seat.language, "err.outdated"))
         seat.takeover = False
         seat.timeouts = 0
@@ -754,7 +754,10 @@ class GameService(LobbyMixin):
     async def _abandon(self, table: Table, index: int, key: str) -> None:
         """The seat's player is gone (left, kicked, blocked): the computer takes over."""
         seat = table.seats[index]
-        if seat.escaped:
+        if seat.gone:
+            return
+        if self._out_of_cards(table, index):
+            await self._release(table, index)
             return
         seat.escaped = True
         seat.takeover = True
@@ -768,8 +771,7 @@ class GameService(LobbyMixin):
             )
         )
         await self._save_flags(table)
-        if seat.user_id is not None and self.by_user.get(seat.user_id) == table.game_id:
-            del self.by_user[seat.user_id]
+        self._forget_user(table, index)
         assert table.channel is not None
         table.channel.post(text(table.lang, key, name=seat.label().html()))
         if counted_before and scored_by_desertion(table):  # 刨王: the game stops counting
@@ -783,6 +785,24 @@ class GameService(LobbyMixin):
                 return
         if table.game.turn == index and not table.gate_open:
             await self._advance(table)
+
+    @staticmethod
+    def _out_of_cards(table: Table, index: int) -> bool:
+        return table.game is not None and not table.game.over and not table.game.hands[index]
+
+    def _forget_user(self, table: Table, index: int) -> None:
+        user_id = table.seats[index].user_id
+        if user_id is not None and self.by_user.get(user_id) == table.game_id:
+            del self.by_user[user_id]
+
+    async def _release(self, table: Table, index: int) -> None:
+        """A player who is out of cards goes: they have nothing left to decide, so it is no
+        逃跑; the game is scored as it ends. They may join another game at once."""
+        seat = table.seats[index]
+        seat.left = True
+        self._forget_user(table, index)
+        assert table.channel is not None
+        table.channel.post(text(table.lang, "event.left_out", name=seat.label().html()))
 
     async def _blocked(self, table: Table, index: int) -> None:
         seat = table.seats[index]
@@ -828,9 +848,10 @@ class GameService(LobbyMixin):
                 return Reply(text(lang, "err.no_game"))
             if table.status == "lobby":
                 return await self.leave_lobby(table, user)
-            await self._retire(table, index, text(lang, "leave.done"))
+            key = "leave.done_out" if self._out_of_cards(table, index) else "leave.done"
+            await self._retire(table, index, text(lang, key))
             await self._abandon(table, index, "event.escaped")
-        return Reply(text(lang, "leave.done"))
+        return Reply(text(lang, key))
 
     async def kick(self, chat_id: int, admin: UserInfo, target_id: int) -> Reply:
         lang = await self.language(admin)

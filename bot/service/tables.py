@@ -25,6 +25,7 @@ class Seat:
     takeover: bool = False  # 托管: the computer plays for this human
     timeouts: int = 0  # consecutive turns that timed out
     escaped: bool = False  # 逃跑 (left, kicked or blocked the bot)
+    left: bool = False  # gone after going out of cards: no 逃跑, nothing more is sent to them
     live_message_id: int | None = None  # the private message with this seat's buttons
     selected: set[int] = field(default_factory=set)  # indexes into the sorted hand
     hint_index: int = -1
@@ -33,6 +34,11 @@ class Seat:
     @property
     def is_human(self) -> bool:
         return not self.is_computer
+
+    @property
+    def gone(self) -> bool:
+        """The player left the table (逃跑, or after going out): send them nothing more."""
+        return self.escaped or self.left
 
     @property
     def plays_itself(self) -> bool:

@@ -310,3 +310,38 @@ async def test_a_cancel_after_a_desertion_still_charges_the_deserter(
         assert record is not None and record.status == "cancelled"
         await table.channel.drain()
         assert "牌局已取消" not in group_text(messenger)  # said once, by the answer
+
+
+@pytest.mark.parametrize("variant", [PAOWANG, SHUANGKOU])
+async def test_leaving_after_going_out_is_no_desertion(
+    db: Database, monkeypatch: Any, variant: Variant
+) -> None:
+    """A player out of cards has nothing left to decide: /leave lets them go without 逃跑,
+    nothing more is sent to them, and the game is scored by its result."""
+    clock = Clock()
+    async with running(db, clock) as (service, messenger):
+        table, people = await start(
+            service, monkeypatch, variant, TWO_AGAINST_THREE, humans=variant.seats
+        )
+        if table.gate_open:
+            await answer_gate(service, table, people, reveal=False)
+        while not any(
+            not table.game.hands[table.seat_of(p.user_id)] for p in people
+        ):
+            await act_once(service, messenger, table, people)
+        assert not table.game.over
+        out = next(p for p in people if not table.game.hands[table.seat_of(p.user_id)])
+        index = table.seat_of(out.user_id)
+        sent_to_them = len(messenger.chat(out.user_id))
+        reply = await service.leave(out)
+        assert reply.text == "你已出完牌，离开不算逃跑；本局照常计分。"
+        seat = table.seats[index]
+        assert seat.left and not seat.escaped
+        assert out.user_id not in service.by_user
+        assert all(score is None for score in table.fixed_scores)
+        await play_to_the_end(service, messenger, table, [p for p in people if p is not out])
+        assert await scores(db, table) == table.game.result.deltas
+        text_shown = group_text(messenger)
+        assert "先走一步（不算逃跑）" in text_shown and UNSCORED not in text_shown
+        # nothing new was sent to them (their old messages may be edited, not added to)
+        assert len(messenger.chat(out.user_id)) == sent_to_them
