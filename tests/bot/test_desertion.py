@@ -345,3 +345,30 @@ async def test_leaving_after_going_out_is_no_desertion(
         assert "先走一步（不算逃跑）" in text_shown and UNSCORED not in text_shown
         # nothing new was sent to them (their old messages may be edited, not added to)
         assert len(messenger.chat(out.user_id)) == sent_to_them
+
+
+async def test_the_fixed_scores_survive_a_restart(db: Database, monkeypatch: Any) -> None:
+    """What a desertion fixed is stored at once: a restart brings it back, and a game stored
+    before the scores were (its 逃跑 flags only) has its deserters priced when recovered."""
+    clock = Clock()
+    async with running(db, clock) as (service, messenger):
+        table, people = await start(service, monkeypatch, PAOWANG, TWO_AGAINST_THREE, humans=5)
+        await answer_gate(service, table, people, reveal=False)
+        await take_turns(service, messenger, table, people, 4)
+        clock.now += 31
+        await service.leave(person_of(table, people, 1))
+        fixed = tuple(table.fixed_scores)
+        assert fixed == (3, -8, 0, 0, 3)
+        game_id = table.game_id
+    async with running(db, clock) as (service, _):
+        assert await service.recover() == 1
+        again = service.tables[game_id]
+        assert tuple(again.fixed_scores) == fixed and again.seats[1].escaped
+    # as if stored before migration 2: the flags only
+    await db.games.save(game_id, fixed_scores=[])
+    async with running(db, clock) as (service, _):
+        await service.recover()
+        again = service.tables[game_id]
+        assert again.fixed_scores[1] == -8 and all(
+            again.fixed_scores[s] is not None for s in range(5)
+        )
