@@ -670,7 +670,7 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
 
     async with running_application(application):
         service = application.bot_data["service"]
-        service.scheduler = _TimedScheduler(service.scheduler, jobs)
+        service.hub.scheduler = _TimedScheduler(service.scheduler, jobs)
         statements = [0]
 
         def count_statement(sql: str) -> None:  # runs on aiosqlite's thread

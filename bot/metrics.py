@@ -159,5 +159,5 @@ def instrument(application: Application) -> UpdateTimings:  # type: ignore[type-
     bot = application.bot
     limiter = getattr(bot, "rate_limiter", None)
     if limiter is not None:
-        bot._rate_limiter = _TimedRateLimiter(limiter)  # type: ignore[attr-defined]
+        bot._rate_limiter = _TimedRateLimiter(limiter)
     return timings

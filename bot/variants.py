@@ -1,73 +1,109 @@
-"""One face for both engines, so the bot, the simulator and the players are written once."""
+"""The two games as the bot knows them: a name, a seat count and the engine's functions.
+
+Everything here is a plain reference to an engine function (no imports by name, no ``Any``):
+the bot, the simulator and the players reach both engines through :class:`Variant` and the
+:class:`~bot.game.protocol.GameState` protocol.
+"""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
-from bot.game.cards import Card, parse_cards
-from bot.game.common import Combo, Event, SeatView
+from bot.game import paowang, shuangkou
+from bot.game.cards import Card
+from bot.game.common import Action, Combo, Event, SeatView, action_kind
+from bot.game.protocol import GameState
+
+VariantName = Literal["shuangkou", "paowang"]
+
+__all__ = [
+    "ALIASES",
+    "PAOWANG",
+    "SHUANGKOU",
+    "VARIANTS",
+    "Action",
+    "Variant",
+    "VariantName",
+    "apply_action",
+    "auto_passes",
+    "cannot_beat",
+    "variant_for",
+]
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A game variant: its name, its seat count and its engine module."""
+    """A game variant: its name, its seat count and its engine."""
 
-    name: str  # "shuangkou" | "paowang"
+    name: VariantName
     seats: int
-    module_name: str
-
-    @property
-    def module(self) -> Any:
-        return importlib.import_module(self.module_name)
-
-    @property
-    def has_reveal(self) -> bool:
-        return self.name == "paowang"
-
-    @property
-    def auto_passes(self) -> bool:
-        """Whether a player with nothing that beats the table passes without being asked.
-
-        Not in 刨王: there, who can beat a high single says who holds the 大王, and a seat
-        that passes at once while another is asked would tell the group exactly that.
-        """
-        return self.name == "shuangkou"
-
-    def deal(self, seed: int, leader: int | None = None) -> Any:
-        return self.module.Game.deal(seed, leader=leader)
-
-    def from_hands(self, hands: Sequence[Sequence[Card]], leader: int) -> Any:
-        return self.module.Game(hands=[list(hand) for hand in hands], leader=leader)
-
-    def classify(self, cards: Sequence[Card], revealed: bool = False) -> Combo | None:
-        if self.has_reveal:
-            return self.module.classify(list(cards), revealed=revealed)  # type: ignore[no-any-return]
-        return self.module.classify(list(cards))  # type: ignore[no-any-return]
-
-    def desertion_scores(
-        self, game: Any, seat: int, fixed: Sequence[int | None], *, seconds: float
-    ) -> tuple[int | None, ...]:
-        """The scores fixed when ``seat`` abandons ``game`` after ``seconds`` (逃跑): per seat,
-        a score that replaces the game's result, or None (scored by the result)."""
-        return self.module.desertion_scores(  # type: ignore[no-any-return]
-            game, seat, fixed, seconds=seconds
-        )
+    #: deal from a seed; the leader is the engine's own rule when None
+    deal: Callable[[int | str, int | None], GameState]
+    #: start from given hands with a given leader
+    from_hands: Callable[[Sequence[Iterable[Card]], int], GameState]
+    #: what cards are as a combination (``revealed``: the player has 亮王, in 刨王)
+    classify: Callable[[Sequence[Card], bool], Combo | None]
+    #: every legal play of a hand on a play (or leading), for a seat that revealed or not
+    plays_of: Callable[[Sequence[Card], Combo | None, bool], list[Combo]]
+    #: 亮王: 大王 holders answer before the first lead
+    has_reveal: bool
+    #: whether a player with nothing that beats the table passes without being asked. Not in
+    #: 刨王: there, who can beat a high single says who holds the 大王, and a seat that passes
+    #: at once while another is asked would tell the group exactly that.
+    auto_passes: bool
 
     def legal_plays(self, view: SeatView) -> list[Combo]:
         """The plays the viewing seat could make now, from its view alone."""
-        if self.has_reveal:
-            revealed = bool(view.revealed and view.seat is not None and view.revealed[view.seat])
-            return self.module.legal_plays(  # type: ignore[no-any-return]
-                list(view.hand), view.on_table, revealed=revealed
-            )
-        return self.module.legal_plays(list(view.hand), view.on_table)  # type: ignore[no-any-return]
+        revealed = bool(view.revealed and view.seat is not None and view.revealed[view.seat])
+        return self.plays_of(list(view.hand), view.on_table, revealed)
 
 
-SHUANGKOU = Variant("shuangkou", 4, "bot.game.shuangkou")
-PAOWANG = Variant("paowang", 5, "bot.game.paowang")
+def _shuangkou_deal(seed: int | str, leader: int | None) -> GameState:
+    return shuangkou.Game.deal(seed, leader=leader)
+
+
+def _shuangkou_classify(cards: Sequence[Card], revealed: bool) -> Combo | None:
+    return shuangkou.classify(cards)  # nothing is revealed in 双扣
+
+
+def _shuangkou_plays(hand: Sequence[Card], on: Combo | None, revealed: bool) -> list[Combo]:
+    return shuangkou.legal_plays(hand, on)
+
+
+def _paowang_deal(seed: int | str, leader: int | None) -> GameState:
+    return paowang.Game.deal(seed, leader=leader)
+
+
+def _paowang_classify(cards: Sequence[Card], revealed: bool) -> Combo | None:
+    return paowang.classify(cards, revealed=revealed)
+
+
+def _paowang_plays(hand: Sequence[Card], on: Combo | None, revealed: bool) -> list[Combo]:
+    return paowang.legal_plays(hand, on, revealed=revealed)
+
+
+SHUANGKOU = Variant(
+    name="shuangkou",
+    seats=shuangkou.SEATS,
+    deal=_shuangkou_deal,
+    from_hands=shuangkou.Game,
+    classify=_shuangkou_classify,
+    plays_of=_shuangkou_plays,
+    has_reveal=False,
+    auto_passes=True,
+)
+PAOWANG = Variant(
+    name="paowang",
+    seats=paowang.SEATS,
+    deal=_paowang_deal,
+    from_hands=paowang.Game,
+    classify=_paowang_classify,
+    plays_of=_paowang_plays,
+    has_reveal=True,
+    auto_passes=False,
+)
 VARIANTS: dict[str, Variant] = {SHUANGKOU.name: SHUANGKOU, PAOWANG.name: PAOWANG}
 
 # What people type after /newgame.
@@ -92,23 +128,16 @@ def variant_for(argument: str | None) -> Variant | None:
 
 # ---- the action log: what storage keeps and replay reads ---------------------------------
 
-# (kind, seat, cards text); kind is play | pass | reveal | decline
-Action = tuple[str, int, str | None]
 
-
-def apply_action(game: Any, action: Action) -> list[Event]:
+def apply_action(game: GameState, action: Action | tuple[str, int, str | None]) -> list[Event]:
     """Apply one logged action to an engine game (raises IllegalPlay if it does not fit)."""
-    kind, seat, cards = action
-    if kind == "play":
-        return game.play(seat, parse_cards(cards or ""))  # type: ignore[no-any-return]
-    if kind == "pass":
-        return game.pass_turn(seat)  # type: ignore[no-any-return]
-    if kind in ("reveal", "decline"):
-        return game.reveal(seat, kind == "reveal")  # type: ignore[no-any-return]
-    raise ValueError(f"unknown action kind: {kind!r}")
+    if not isinstance(action, Action):
+        kind, seat, cards = action
+        action = Action(action_kind(kind), seat, cards)
+    return game.apply(action)
 
 
-def cannot_beat(game: Any, seat: int) -> bool:
+def cannot_beat(game: GameState, seat: int) -> bool:
     """要不起: ``seat`` faces a play and holds nothing that beats it."""
     return game.on_table is not None and not game.legal_plays(seat)
 

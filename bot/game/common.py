@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Literal, NamedTuple
 
 from bot.game.cards import Card, format_cards
 
@@ -76,6 +77,41 @@ class IllegalPlay(ValueError):
         self.reason = reason
         self.detail = detail
         super().__init__(f"{reason.value}: {detail}" if detail else reason.value)
+
+
+# ---- actions: what a seat does, as the log keeps it ------------------------------------
+
+ActionKind = Literal["play", "pass", "reveal", "decline"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("play", "pass", "reveal", "decline")
+
+
+class Action(NamedTuple):
+    """One action of a seat, as the game's log keeps it: ``play`` with the exact cards (card
+    text such as ``"♠3 ♥3"``), ``pass``, or 刨王's 亮王 answer ``reveal`` / ``decline``."""
+
+    kind: ActionKind
+    seat: int
+    cards: str | None = None
+
+    @classmethod
+    def play(cls, seat: int, cards: str) -> Action:
+        return cls("play", seat, cards)
+
+    @classmethod
+    def pass_(cls, seat: int) -> Action:
+        return cls("pass", seat)
+
+    @classmethod
+    def answer(cls, seat: int, reveal: bool) -> Action:
+        return cls("reveal" if reveal else "decline", seat)
+
+
+def action_kind(kind: str) -> ActionKind:
+    """``kind`` checked as an action kind (from storage: a plain string)."""
+    for known in ACTION_KINDS:
+        if kind == known:
+            return known
+    raise ValueError(f"unknown action kind: {kind!r}")
 
 
 # ---- events: what an action did, for a front end to render -----------------------------

@@ -25,8 +25,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, Card, double_deck_without_threes
+from bot.game.cards import (
+    BIG_JOKER,
+    NO_SUIT,
+    SMALL_JOKER,
+    Card,
+    double_deck_without_threes,
+    parse_cards,
+)
 from bot.game.common import (
+    Action,
     Combo,
     Event,
     GameOver,
@@ -235,6 +243,29 @@ class Game:
     @property
     def reveal_phase(self) -> bool:
         return bool(self._pending) and self.result is None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now: every 大王 holder still to answer 亮王, or else the seat
+        whose turn it is."""
+        if self.result is not None:
+            return ()
+        if self._pending:
+            return tuple(self._pending)
+        return () if self.turn is None else (self.turn,)
+
+    def desertion_scores(
+        self, seat: int, fixed: Sequence[int | None], *, seconds: float
+    ) -> tuple[int | None, ...]:
+        return desertion_scores(self, seat, fixed, seconds=seconds)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a logged action: ``play`` (its exact cards), ``pass``, ``reveal``/``decline``."""
+        if action.kind == "play":
+            return self.play(action.seat, parse_cards(action.cards or ""))
+        if action.kind == "pass":
+            return self.pass_turn(action.seat)
+        return self.reveal(action.seat, action.kind == "reveal")
 
     @property
     def any_revealed(self) -> bool:

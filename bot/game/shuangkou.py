@@ -15,9 +15,11 @@ from bot.game.cards import (
     SUITS,
     Card,
     double_deck,
+    parse_cards,
     take_from,
 )
 from bot.game.common import (
+    Action,
     Combo,
     Event,
     GameOver,
@@ -506,6 +508,31 @@ class Game:
         """How many actions have been taken: a stale button carries an older number."""
         return len(self.history)
 
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat to act, alone (双扣 has no phase where several seats answer at once)."""
+        return () if self.turn is None or self.result is not None else (self.turn,)
+
+    @property
+    def reveal_pending(self) -> tuple[int, ...]:
+        return ()  # no 亮王 in 双扣
+
+    @property
+    def reveal_phase(self) -> bool:
+        return False
+
+    def next_game_leader(self) -> int | None:
+        """The previous 上游 leads the next game; after a 双扣 (or an unfinished game) the
+        deal draws a random leader (None)."""
+        if self.result is None or self.result.outcome == "双扣" or not self.finish_order:
+            return None
+        return self.finish_order[0]
+
+    def desertion_scores(
+        self, seat: int, fixed: Sequence[int | None], *, seconds: float
+    ) -> tuple[int | None, ...]:
+        return desertion_scores(self, seat, fixed, seconds=seconds)
+
     def can_pass(self, seat: int) -> bool:
         return not self.over and seat == self.turn and self.on_table is not None
 
@@ -581,6 +608,14 @@ class Game:
                 return events
         self.turn = self._next_holding(seat)
         return events
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a logged action: ``play`` (its exact cards) or ``pass``."""
+        if action.kind == "play":
+            return self.play(action.seat, parse_cards(action.cards or ""))
+        if action.kind == "pass":
+            return self.pass_turn(action.seat)
+        raise IllegalPlay(Reason.NOT_REVEALING, "双扣 has no 亮王")
 
     def pass_turn(self, seat: int) -> list[Event]:
         self._check_turn(seat)

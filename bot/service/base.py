@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from bot.strings import Lang
@@ -18,6 +19,21 @@ class Reply:
     url: str | None = None
     accepted: bool = False  # a game action was taken (a typed play needs no chat reply then)
     reply_to: int | None = None  # answer as a reply to this message (e.g. the open lobby)
+
+
+class Source(Enum):
+    """Who made an action: every one goes through the same ``PlayerActions.act``."""
+
+    BUTTON = "button"  # a button of the private hand message
+    TEXT = "text"  # a play typed in the private chat
+    TIMER = "timer"  # the turn ran out
+    COMPUTER = "computer"  # a computer seat, or 托管
+    AUTO_PASS = "auto_pass"  # 要不起: the bot passes for a player who cannot beat the table
+
+    @property
+    def human(self) -> bool:
+        """The seat's player chose it (they are answered, their hand message says so)."""
+        return self in (Source.BUTTON, Source.TEXT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.game.cards import parse_cards
-from bot.variants import Action, Variant, apply_action
+from bot.game.common import Action
+from bot.game.protocol import GameState
+from bot.variants import Variant
 
 
 def replay(
@@ -15,12 +16,12 @@ def replay(
     leader: int | None,
     hands: list[list[str]] | None,
     actions: Sequence[Action],
-) -> Any:
+) -> GameState:
     """The engine game dealt from ``seed`` (or from explicit ``hands``), after ``actions``."""
     if hands is not None:
         game = variant.from_hands([parse_cards(" ".join(h)) for h in hands], leader or 0)
     else:
         game = variant.deal(seed or 0, leader)
     for action in actions:
-        apply_action(game, action)
+        game.apply(action)
     return game

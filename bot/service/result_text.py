@@ -58,7 +58,7 @@ def desertion_rule(lang: Lang, fixed: list[int | None]) -> str:
 def result_text(table: Table, settlement: Settlement) -> str:
     """The group's result message: outcome, how, order, each score change, level-ups."""
     lang = table.lang
-    result = table.game.result
+    result = table.result
     labels = table.labels()
     outcome = outcome_text(lang, result, table.size)
     variant = variant_name(lang, table.variant.name)

@@ -1,7 +1,7 @@
 """The end of a game: the rules' scores with the bot's adjustments, and ratings.
 
 The bot's adjustments (shared/rules): a player who abandons a game (逃跑) fixes scores at that
-moment (:meth:`Variant.desertion_scores`: in 双扣 the deserter's own, in 刨王 everyone's), and
+moment (``GameState.desertion_scores``: in 双扣 the deserter's own, in 刨王 everyone's), and
 those replace the game's result; a game under ``min_game_seconds`` changes no score except
 a deserter's penalty, which always applies.
 """
@@ -55,7 +55,7 @@ async def charge_deserters(db: Database, table: Table) -> bool:
 
 def score_rows(table: Table, *, short: bool) -> list[ResultRow]:
     """Each seat's result: the rules' delta and the delta the bot applies."""
-    result = table.game.result
+    result = table.result
     fixed = table.fixed_scores
     rows = []
     for index, seat in enumerate(table.seats):
@@ -85,7 +85,7 @@ async def settle(db: Database, table: Table, *, now: float, min_game_seconds: fl
     await db.results.record(
         game_id=table.game_id,
         rows=rows,
-        outcome=table.game.result.outcome,
+        outcome=table.result.outcome,
         note="short game" if short else None,
     )
     before_after = await db.ratings.apply(game=table.variant.name, changes=changes)

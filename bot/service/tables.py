@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
+from bot.game.common import Action, Result
+from bot.game.protocol import GameState
 from bot.render import SeatLabel
 from bot.service.base import seat_language
 from bot.service.outbox import GroupChannel
-from bot.storage import SeatRecord
+from bot.storage import GameRecord, GameStatus, SeatRecord
 from bot.strings import Lang
-from bot.variants import Action, Variant
+from bot.variants import VARIANTS, Variant
+
+if TYPE_CHECKING:
+    from bot.service.settlement import Settlement
 
 
 @dataclass
@@ -73,8 +78,8 @@ class Table:
     opener_id: int | None
     lang: Lang
     seats: list[Seat]
-    status: str = "lobby"
-    game: Any = None  # the engine's Game once started
+    status: GameStatus = "lobby"
+    game: GameState | None = None  # the engine's game once started
     seed: int | None = None
     leader: int | None = None
     started_at: float | None = None
@@ -87,8 +92,57 @@ class Table:
     previous_game_id: int | None = None
     ready_pending: set[int] = field(default_factory=set)  # 刨王: humans yet to pass the 亮王 gate
     held_lines: list[str] = field(default_factory=list)  # group lines held back by the gate
-    settlement: Any = None  # set with the last action, in the same transaction
+    settlement: Settlement | None = None  # set with the last action, in its transaction
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, lang: Lang) -> Table:
+        """The table as stored: its seats with their flags, the deal, the bookkeeping (the
+        game itself is replayed from the log by the caller)."""
+        seats = [Seat.from_record(s) for s in record.seats]
+        for index, seat in enumerate(seats):
+            seat.takeover = _flag(record.takeover, index)
+            seat.timeouts = int(record.timeouts[index]) if index < len(record.timeouts) else 0
+            seat.escaped = _flag(record.escaped, index)
+            seat.live_message_id = record.hand_message_ids.get(index)
+        return cls(
+            game_id=record.id,
+            chat_id=record.chat_id,
+            chat_title="",
+            variant=VARIANTS[record.variant],
+            opener_id=record.opener_id,
+            lang=lang,
+            seats=seats,
+            status=record.status,
+            seed=int(record.seed) if record.seed is not None else None,
+            leader=record.leader,
+            started_at=record.started_at,
+            deadline=record.deadline,
+            lobby_message_id=record.lobby_message_id,
+            previous_game_id=record.previous_game_id,
+        )
+
+    @property
+    def engine(self) -> GameState:
+        """The game, for a table that has started (a lobby has none)."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.game_id} has no game yet")
+        return self.game
+
+    @property
+    def result(self) -> Result:
+        """How the game ended, for a table whose game is over."""
+        result = self.engine.result
+        if result is None:
+            raise RuntimeError(f"table {self.game_id}: the game is not over")
+        return result
+
+    @property
+    def group(self) -> GroupChannel:
+        """The paced channel to the group, for a table that has started."""
+        if self.channel is None:
+            raise RuntimeError(f"table {self.game_id} has no channel yet")
+        return self.channel
 
     @property
     def size(self) -> int:
@@ -115,3 +169,7 @@ class Table:
 
     def labels(self) -> list[SeatLabel]:
         return [seat.label() for seat in self.seats]
+
+
+def _flag(flags: tuple[bool, ...], index: int) -> bool:
+    return bool(flags[index]) if index < len(flags) else False

@@ -128,8 +128,15 @@ def settings(**overrides: Any) -> Settings:
 
 
 def make_service(
-    db: Database, *, clock: Callable[[], float] | None = None, **overrides: Any
+    db: Database,
+    *,
+    clock: Callable[[], float] | None = None,
+    seed: int | None = None,
+    retry_delay: float = 5.0,
+    **overrides: Any,
 ) -> tuple[GameService, RecordingMessenger, AsyncioScheduler]:
+    """The service with a recording messenger; ``seed``: every game is dealt from it;
+    ``clock``: the service's clock; ``overrides``: settings."""
     messenger = RecordingMessenger()
     scheduler = AsyncioScheduler()
 
@@ -143,7 +150,9 @@ def make_service(
         settings=settings(**overrides),
         bot_username="CardTestBot",
         is_admin=is_admin,
+        retry_delay=retry_delay,
         **({"clock": clock} if clock is not None else {}),
+        **({"new_seed": lambda: seed} if seed is not None else {}),
     )
     return service, messenger, scheduler
 

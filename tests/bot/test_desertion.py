@@ -13,7 +13,6 @@ thresholds are exact.
 from __future__ import annotations
 
 import contextlib
-import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -52,9 +51,9 @@ async def db(tmp_path: Any) -> AsyncIterator[Database]:
 
 @contextlib.asynccontextmanager
 async def running(
-    db: Database, clock: Clock, **settings: Any
+    db: Database, clock: Clock, seed: int = 0, **settings: Any
 ) -> AsyncIterator[tuple[GameService, RecordingMessenger]]:
-    service, messenger, scheduler = make_service(db, clock=clock, **settings)
+    service, messenger, scheduler = make_service(db, clock=clock, seed=seed, **settings)
     try:
         yield service, messenger
     finally:
@@ -63,10 +62,7 @@ async def running(
             scheduler.cancel(name)
 
 
-async def start(
-    service: GameService, monkeypatch: Any, variant: Variant, seed: int, humans: int
-) -> tuple[Table, list[Any]]:
-    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
+async def start(service: GameService, variant: Variant, humans: int) -> tuple[Table, list[Any]]:
     people = [user(10 + i) for i in range(humans)]
     for person in people:
         await service.start_private(person, None)
@@ -84,9 +80,7 @@ def person_of(table: Table, people: list[Any], index: int) -> Any:
     return next(p for p in people if p.user_id == table.seats[index].user_id)
 
 
-async def answer_gate(
-    service: GameService, table: Table, people: list[Any], reveal: bool
-) -> None:
+async def answer_gate(service: GameService, table: Table, people: list[Any], reveal: bool) -> None:
     for index in sorted(table.ready_pending):
         seat = table.seats[index]
         holder = index in table.game.reveal_pending
@@ -104,8 +98,10 @@ async def act_once(
 ) -> None:
     """The seat to act, a human playing itself: lead its lowest card, or pass."""
     await wait_until(
-        lambda: table.status != "playing"
-        or (table.game.turn is not None and table.seats[table.game.turn].plays_itself),
+        lambda: (
+            table.status != "playing"
+            or (table.game.turn is not None and table.seats[table.game.turn].plays_itself)
+        ),
         messenger.changed,
     )
     if table.status != "playing":
@@ -157,11 +153,11 @@ AFTER_THE_THRESHOLD = [
 
 @pytest.mark.parametrize(("seed", "deserter", "reveal", "expected"), AFTER_THE_THRESHOLD)
 async def test_paowang_逃跑_after_30_s_and_4_turns_fixes_every_score(
-    db: Database, monkeypatch: Any, seed: int, deserter: int, reveal: bool, expected: tuple
+    db: Database, seed: int, deserter: int, reveal: bool, expected: tuple
 ) -> None:
     clock = Clock()
-    async with running(db, clock, min_game_seconds=60.0) as (service, messenger):
-        table, people = await start(service, monkeypatch, PAOWANG, seed, humans=5)
+    async with running(db, clock, seed, min_game_seconds=60.0) as (service, messenger):
+        table, people = await start(service, PAOWANG, humans=5)
         await answer_gate(service, table, people, reveal)
         await take_turns(service, messenger, table, people, paowang.ESCAPE_MIN_TURNS)
         clock.now += paowang.ESCAPE_MIN_SECONDS
@@ -192,7 +188,6 @@ async def test_paowang_逃跑_after_30_s_and_4_turns_fixes_every_score(
 @pytest.mark.parametrize(("seconds", "turns"), [(29.0, 4), (300.0, 3)])
 async def test_paowang_逃跑_before_the_threshold_scores_only_the_deserter(
     db: Database,
-    monkeypatch: Any,
     seed: int,
     deserter: int,
     reveal: bool,
@@ -201,8 +196,8 @@ async def test_paowang_逃跑_before_the_threshold_scores_only_the_deserter(
     turns: int,
 ) -> None:
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(service, monkeypatch, PAOWANG, seed, humans=5)
+    async with running(db, clock, seed) as (service, messenger):
+        table, people = await start(service, PAOWANG, humans=5)
         await answer_gate(service, table, people, reveal)
         await take_turns(service, messenger, table, people, turns)
         clock.now += seconds
@@ -215,14 +210,12 @@ async def test_paowang_逃跑_before_the_threshold_scores_only_the_deserter(
         assert await scores(db, table) == only_deserter
 
 
-async def test_paowang_逃跑_at_the_亮王_gate_and_a_second_deserter(
-    db: Database, monkeypatch: Any
-) -> None:
+async def test_paowang_逃跑_at_the_亮王_gate_and_a_second_deserter(db: Database) -> None:
     """Seat 1 leaves before answering 亮王 (no turns yet: the others score 0); seat 4, a 王
     holder, leaves later and is charged its own loss; nobody else's score changes again."""
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(service, monkeypatch, PAOWANG, TWO_AGAINST_THREE, humans=5)
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, messenger):
+        table, people = await start(service, PAOWANG, humans=5)
         assert table.gate_open
         await service.leave(person_of(table, people, 1))
         assert tuple(table.fixed_scores) == (0, -8, 0, 0, 0)
@@ -241,23 +234,21 @@ async def test_paowang_逃跑_at_the_亮王_gate_and_a_second_deserter(
 
 @pytest.mark.parametrize("variant", [SHUANGKOU, PAOWANG])
 async def test_the_one_minute_rule_never_waives_a_deserters_penalty(
-    db: Database, monkeypatch: Any, variant: Variant
+    db: Database, variant: Variant
 ) -> None:
     """A /leave in the first minute of a game that then ends within the minute: everyone
     else scores 0, the deserter still pays (-20 in 双扣, the ×4 loss in 刨王)."""
     clock = Clock()
     seed = TWO_AGAINST_THREE
-    async with running(db, clock, min_game_seconds=60.0) as (service, messenger):
-        table, people = await start(service, monkeypatch, variant, seed, humans=2)
+    async with running(db, clock, seed, min_game_seconds=60.0) as (service, messenger):
+        table, people = await start(service, variant, humans=2)
         index = table.seat_of(people[1].user_id)
         assert index is not None
         await service.leave(people[1])
         await service.leave(people[0])  # the computers finish the game at once
         await wait_until(lambda: table.status == "finished", messenger.changed)
         await table.channel.drain()
-        penalty = (
-            -20 if variant is SHUANGKOU else paowang.escape_penalty(table.game, index)
-        )
+        penalty = -20 if variant is SHUANGKOU else paowang.escape_penalty(table.game, index)
         opener_penalty = -20 if variant is SHUANGKOU else paowang.escape_penalty(table.game, 0)
         got = await scores(db, table)
         assert got[index] == penalty < 0 and got[0] == opener_penalty < 0
@@ -268,12 +259,10 @@ async def test_the_one_minute_rule_never_waives_a_deserters_penalty(
         assert "除逃跑扣分外，不计分" in messenger.chat(GROUP)[-1].text
 
 
-async def test_shuangkou_逃跑_costs_20_and_the_others_keep_the_result(
-    db: Database, monkeypatch: Any
-) -> None:
+async def test_shuangkou_逃跑_costs_20_and_the_others_keep_the_result(db: Database) -> None:
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(service, monkeypatch, SHUANGKOU, 3, humans=1)
+    async with running(db, clock, 3) as (service, messenger):
+        table, people = await start(service, SHUANGKOU, humans=1)
         clock.now += 600
         await service.leave(people[0])
         assert table.fixed_scores == [-20, None, None, None]
@@ -284,14 +273,12 @@ async def test_shuangkou_逃跑_costs_20_and_the_others_keep_the_result(
         assert UNSCORED not in group_text(messenger)
 
 
-async def test_a_cancel_after_a_desertion_still_charges_the_deserter(
-    db: Database, monkeypatch: Any
-) -> None:
+async def test_a_cancel_after_a_desertion_still_charges_the_deserter(db: Database) -> None:
     """The opener leaves, then cancels the game: the cancel ends it without scores for the
     others, but does not undo the opener's own 逃跑 penalty."""
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(service, monkeypatch, PAOWANG, TWO_AGAINST_THREE, humans=5)
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, messenger):
+        table, people = await start(service, PAOWANG, humans=5)
         await answer_gate(service, table, people, reveal=True)
         await take_turns(service, messenger, table, people, 4)
         clock.now += 45
@@ -313,21 +300,15 @@ async def test_a_cancel_after_a_desertion_still_charges_the_deserter(
 
 
 @pytest.mark.parametrize("variant", [PAOWANG, SHUANGKOU])
-async def test_leaving_after_going_out_is_no_desertion(
-    db: Database, monkeypatch: Any, variant: Variant
-) -> None:
+async def test_leaving_after_going_out_is_no_desertion(db: Database, variant: Variant) -> None:
     """A player out of cards has nothing left to decide: /leave lets them go without 逃跑,
     nothing more is sent to them, and the game is scored by its result."""
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(
-            service, monkeypatch, variant, TWO_AGAINST_THREE, humans=variant.seats
-        )
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, messenger):
+        table, people = await start(service, variant, humans=variant.seats)
         if table.gate_open:
             await answer_gate(service, table, people, reveal=False)
-        while not any(
-            not table.game.hands[table.seat_of(p.user_id)] for p in people
-        ):
+        while not any(not table.game.hands[table.seat_of(p.user_id)] for p in people):
             await act_once(service, messenger, table, people)
         assert not table.game.over
         out = next(p for p in people if not table.game.hands[table.seat_of(p.user_id)])
@@ -347,12 +328,12 @@ async def test_leaving_after_going_out_is_no_desertion(
         assert len(messenger.chat(out.user_id)) == sent_to_them
 
 
-async def test_the_fixed_scores_survive_a_restart(db: Database, monkeypatch: Any) -> None:
+async def test_the_fixed_scores_survive_a_restart(db: Database) -> None:
     """What a desertion fixed is stored at once: a restart brings it back, and a game stored
     before the scores were (its 逃跑 flags only) has its deserters priced when recovered."""
     clock = Clock()
-    async with running(db, clock) as (service, messenger):
-        table, people = await start(service, monkeypatch, PAOWANG, TWO_AGAINST_THREE, humans=5)
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, messenger):
+        table, people = await start(service, PAOWANG, humans=5)
         await answer_gate(service, table, people, reveal=False)
         await take_turns(service, messenger, table, people, 4)
         clock.now += 31
@@ -360,13 +341,13 @@ async def test_the_fixed_scores_survive_a_restart(db: Database, monkeypatch: Any
         fixed = tuple(table.fixed_scores)
         assert fixed == (3, -8, 0, 0, 3)
         game_id = table.game_id
-    async with running(db, clock) as (service, _):
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, _):
         assert await service.recover() == 1
         again = service.tables[game_id]
         assert tuple(again.fixed_scores) == fixed and again.seats[1].escaped
     # as if stored before migration 2: the flags only
     await db.games.save(game_id, fixed_scores=[])
-    async with running(db, clock) as (service, _):
+    async with running(db, clock, TWO_AGAINST_THREE) as (service, _):
         await service.recover()
         again = service.tables[game_id]
         assert again.fixed_scores[1] == -8 and all(

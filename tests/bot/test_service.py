@@ -219,8 +219,7 @@ async def test_paowang_asks_even_a_player_who_cannot_beat_the_table(db, monkeypa
 async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
     """A computer's turn whose write fails changes nothing and runs again a little later:
     the table never waits for a timer that is gone."""
-    monkeypatch.setattr("bot.service.service.RETRY", 0.01)
-    async with running_service(db) as (service, messenger):
+    async with running_service(db, retry_delay=0.01) as (service, messenger):
         append = service.db.actions.append
         failed: list[int] = []
 
@@ -246,15 +245,15 @@ async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
 async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, monkeypatch) -> None:
     """A computer's turn went through, then storing the human's prompt failed: the retry
     prompts the human again; it must not run the computer's turn again, on the human's seat."""
-    monkeypatch.setattr("bot.service.service.RETRY", 0.01)
     # seat 1 (a computer) leads the deal of seed 1; the human sits at 0
-    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 1)
-    async with running_service(db, turn_seconds=600, auto_pass=False) as (service, messenger):
+    async with running_service(
+        db, retry_delay=0.01, seed=1, turn_seconds=600, auto_pass=False
+    ) as (service, messenger):
         human = user(10)
         failed: list[int] = []
         chose_for_the_human: list[int] = []
         save = service.db.games.save
-        choose = service._computer_choice
+        choose = service.hub.computers.choice
 
         async def flaky_save(game_id, **fields):
             prompt = "hand_message_ids" in fields and not failed
@@ -269,7 +268,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
             return choose(current, index)
 
         monkeypatch.setattr(service.db.games, "save", flaky_save)
-        monkeypatch.setattr(service, "_computer_choice", spy)
+        monkeypatch.setattr(service.hub.computers, "choice", spy)
 
         def prompts() -> int:  # messages sent to the human (the deal, then each prompt)
             return len(messenger.chat(human.user_id))

@@ -72,5 +72,5 @@ async def test_a_complete_game_through_telegram(
         # the log in the database is the game: replaying it gives the same result
         record = await service.db.games.get(game_id)
         assert record is not None and record.status == "finished"
-        replayed = await service._rebuild(record)
+        replayed = await service.hub.recovery.rebuild(record)
         assert replayed.result == result

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.service import GameService
 from bot.service.tables import Table
-from bot.variants import Variant
+from bot.variants import PAOWANG, VARIANTS
 from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -166,9 +167,10 @@ async def _transcript(
     async with FakeTelegram(**FAST) as fake:
         people = setup_world(fake, 5)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(
-                Variant, "deal", lambda self, seed, _=None: self.from_hands(hands, leader)
+            dealt = dataclasses.replace(
+                PAOWANG, deal=lambda seed, _=None: PAOWANG.from_hands(hands, leader)
             )
+            patch.setitem(VARIANTS, "paowang", dealt)
             async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
                 table = await start_game(fake, service, people, "刨王", 0)
                 await _gate(fake, service, table, people)

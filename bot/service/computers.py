@@ -1,0 +1,53 @@
+"""Computer seats: one player object per seat of a table, and what it chooses."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.game.cards import format_cards
+from bot.game.common import Action, Combo
+from bot.game.players import Player, make_player
+from bot.service.hub import Hub
+from bot.service.tables import Table
+
+log = logging.getLogger(__name__)
+
+
+def cheapest_first(combo: Combo) -> tuple[int, int, int, int]:
+    """Non-bombs before bombs, then by tier/key, then fewer cards (hints, fallbacks)."""
+    bomb = combo.kind in ("bomb", "triple_bomb", "joker_bomb", "ladder")
+    return (int(bomb), combo.tier, combo.key, len(combo.cards))
+
+
+class ComputerSeats:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._players: dict[tuple[int, int], Player] = {}
+
+    def player(self, table: Table, index: int) -> Player:
+        key = (table.game_id, index)
+        player = self._players.get(key)
+        if player is None:
+            player = make_player("ai", seed=(table.seed or 0) + index)
+            self._players[key] = player
+        return player
+
+    def choice(self, table: Table, index: int) -> Action:
+        """What the computer plays for seat ``index`` now (it never refuses to choose)."""
+        game = table.engine
+        view = game.view(index)
+        try:
+            combo = self.player(table, index).choose(view)
+        except Exception:  # a player bug must not stall the table: fall back to the simplest
+            log.exception("computer player failed; falling back")
+            combo = None
+        if combo is None and not game.can_pass(index):
+            combo = min(table.variant.legal_plays(view), key=cheapest_first)
+        if combo is None:
+            return Action.pass_(index)
+        return Action.play(index, format_cards(combo.cards))
+
+    def forget(self, table: Table) -> None:
+        """The table is gone: so are its players (no leak)."""
+        for index in range(len(table.seats)):
+            self._players.pop((table.game_id, index), None)

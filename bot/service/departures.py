@@ -1,0 +1,162 @@
+"""Players who go: /leave, /kick, blocking the bot (逃跑), and coming back from 托管.
+
+A player who goes in the middle of a game deserts it (逃跑): the computer takes the seat, the
+engine prices the desertion (``GameState.desertion_scores``) and the scores it fixes are
+stored at once. A player already out of cards has nothing left to decide: they may go freely.
+"""
+
+from __future__ import annotations
+
+from bot.service.base import Reply, UserInfo
+from bot.service.hub import Hub
+from bot.service.result_text import desertion_rule
+from bot.service.settlement import scored_by_desertion
+from bot.service.tables import Table
+from bot.strings import text
+
+
+class Departures:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def abandon(self, table: Table, index: int, key: str) -> None:
+        """The seat's player is gone (left, kicked, blocked): the computer takes over."""
+        seat = table.seats[index]
+        if seat.gone:
+            return
+        if _out_of_cards(table, index):
+            self._release(table, index)
+            return
+        seat.escaped = True
+        seat.takeover = True
+        counted_before = not scored_by_desertion(table)
+        started = table.started_at if table.started_at is not None else self.hub.clock()
+        table.fixed_scores = list(
+            table.engine.desertion_scores(
+                index, table.fixed_scores, seconds=self.hub.clock() - started
+            )
+        )
+        await self.hub.flow.save_flags(table)
+        self.hub.registry.unseat(table, index)
+        channel = table.group
+        channel.post(text(table.lang, key, name=seat.label().html()))
+        if counted_before and scored_by_desertion(table):  # 刨王: the game stops counting
+            rule = desertion_rule(table.lang, table.fixed_scores)
+            channel.post(text(table.lang, "event.unscored", rule=rule))
+        channel.table_changed()
+        if table.gate_open:
+            await self.hub.gate.leave(table, index)
+            return
+        if table.engine.turn == index:
+            await self.hub.flow.advance(table)
+
+    def _release(self, table: Table, index: int) -> None:
+        """A player who is out of cards goes: they have nothing left to decide, so it is no
+        逃跑; the game is scored as it ends. They may join another game at once."""
+        seat = table.seats[index]
+        seat.left = True
+        self.hub.registry.unseat(table, index)
+        table.group.post(text(table.lang, "event.left_out", name=seat.label().html()))
+
+    async def blocked(self, table: Table, index: int) -> None:
+        """A message to the seat's player was refused: they blocked the bot."""
+        seat = table.seats[index]
+        if seat.user_id is not None:
+            await self.hub.db.players.set_can_message(user_id=seat.user_id, can_message=False)
+        seat.live_message_id = None
+        if table.status == "playing":
+            await self.abandon(table, index, "event.escaped")
+
+    async def private_chat_changed(self, user: UserInfo, *, works: bool) -> None:
+        """Telegram says a user blocked (or unblocked) the bot in their private chat.
+
+        A blocked player in a game is gone at once: the computer takes the seat (逃跑), so
+        the table does not wait for the turn timer to notice.
+        """
+        hub = self.hub
+        await hub.people.remember(user)
+        await hub.db.players.set_can_message(user_id=user.user_id, can_message=works)
+        if works:
+            return
+        table = hub.registry.of_user(user.user_id)
+        if table is None:
+            return
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return
+            if table.status == "lobby":
+                await hub.lobby.unseat(table, index)
+            elif table.status == "playing":
+                await self.blocked(table, index)
+
+    async def leave(self, user: UserInfo) -> Reply:
+        hub = self.hub
+        lang = await hub.people.language(user)
+        table = hub.registry.of_user(user.user_id)
+        if table is None:
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return Reply(text(lang, "err.no_game"))
+            if table.status == "lobby":
+                return await hub.lobby.leave(table, user)
+            key = "leave.done_out" if _out_of_cards(table, index) else "leave.done"
+            await hub.hands.retire(table, index, text(lang, key))
+            await self.abandon(table, index, "event.escaped")
+        return Reply(text(lang, key))
+
+    async def kick(self, chat_id: int, admin: UserInfo, target_id: int) -> Reply:
+        hub = self.hub
+        lang = await hub.people.language(admin)
+        table = hub.registry.in_chat(chat_id)
+        if table is None or table.status != "playing":
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            if not await hub.lobby.may_manage(table, admin.user_id):
+                return Reply(text(lang, "err.not_admin"))
+            index = table.seat_of(target_id)
+            if index is None:
+                return Reply(text(lang, "lobby.not_seated"))
+            await hub.hands.retire(table, index, "")
+            await self.abandon(table, index, "event.kicked")
+        return Reply()
+
+    async def takeback(self, table: Table, index: int) -> Reply:
+        """「我回来了」: a player in 托管 takes their seat back."""
+        seat = table.seats[index]
+        if not seat.takeover or seat.gone:
+            return Reply(text(seat.language, "err.outdated"))
+        seat.takeover = False
+        seat.timeouts = 0
+        await self.hub.flow.save_flags(table)
+        table.group.post(text(table.lang, "event.takeback", name=seat.label().html()))
+        table.group.table_changed()
+        await self.hub.hands.retire(table, index, "")
+        if table.engine.turn == index and not table.gate_open:
+            await self.hub.flow.advance(table)
+        return Reply(text(seat.language, "ok.takeback"))
+
+    async def resend_hand(self, user: UserInfo) -> Reply:
+        """/hand: the player's hand again (or their 亮王 question)."""
+        hub = self.hub
+        lang = await hub.people.language(user)
+        table = hub.registry.of_user(user.user_id)
+        if table is None or table.status != "playing":
+            return Reply(text(lang, "err.no_game"))
+        async with table.lock:
+            index = table.seat_of(user.user_id)
+            if index is None:
+                return Reply(text(lang, "err.no_game"))
+            if table.gate_open and index in table.ready_pending:
+                await hub.gate.prompt(table, index)
+            else:
+                deciding = hub.flow.decides(table, index)
+                await hub.hands.send(table, index, deciding=deciding)
+        return Reply()
+
+
+def _out_of_cards(table: Table, index: int) -> bool:
+    game = table.game
+    return game is not None and not game.over and not game.hands[index]

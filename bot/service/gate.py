@@ -1,0 +1,109 @@
+"""刨王's 亮王 gate: every human answers before the first lead.
+
+大王 holders choose 亮王 / 不亮, everyone else presses 知道了; computer holders decide when the
+gate closes. So the group sees the same messages at the same moments, whoever holds the 大王s;
+only an actual reveal is announced.
+"""
+
+from __future__ import annotations
+
+from bot.game.cards import BIG_JOKER
+from bot.game.common import Action, GameOver
+from bot.render import event_lines, hand_text, ready_keyboard, reveal_keyboard
+from bot.service.base import Reply
+from bot.service.hub import Hub
+from bot.service.tables import Table
+from bot.strings import text
+
+
+class RevealGate:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def open(self, table: Table) -> None:
+        """Ask every human; close at once if nobody is to answer, else arm the gate's timer."""
+        table.ready_pending = {i for i, seat in enumerate(table.seats) if seat.is_human}
+        for index in sorted(table.ready_pending):
+            await self.prompt(table, index)
+        if not table.ready_pending:
+            await self.close(table)
+        else:
+            self.hub.timers.arm(table, self.hub.settings.reveal_seconds, self.timeout)
+
+    async def prompt(self, table: Table, index: int) -> None:
+        seat = table.seats[index]
+        view = table.engine.view(index)
+        holder = index in table.engine.reveal_pending
+        jokers = sum(1 for card in view.hand if card >> 3 == BIG_JOKER)
+        note = text(
+            seat.language, "hand.reveal_question" if holder else "hand.no_big_joker", jokers=jokers
+        )
+        body = hand_text(seat.language, view, table.labels(), deciding=False, note=note)
+        markup = (
+            reveal_keyboard(seat.language, game_id=table.game_id, version=seat.version)
+            if holder
+            else ready_keyboard(seat.language, game_id=table.game_id, version=seat.version)
+        )
+        await self.hub.hands.send_live(table, index, body, markup)
+
+    async def answer(self, table: Table, index: int, reveal: bool | None) -> Reply:
+        """A human's answer: reveal yes/no (holders) or OK (``None``, everyone else)."""
+        seat = table.seats[index]
+        lang = seat.language
+        if index not in table.ready_pending:
+            return Reply(text(lang, "err.outdated"))
+        holder = index in table.engine.reveal_pending
+        if holder != (reveal is not None):
+            return Reply(text(lang, "err.outdated"))
+        note = ""
+        if reveal is not None:
+            events = await self.hub.flow.apply(table, Action.answer(index, reveal))
+            table.held_lines += event_lines(table.lang, events, table.labels())
+            note = text(lang, "ok.revealed" if reveal else "ok.not_revealed")
+        else:
+            seat.version += 1
+        table.ready_pending.discard(index)
+        await self.hub.hands.retire(table, index, note)
+        if not table.ready_pending:
+            await self.close(table)
+        return Reply(note)
+
+    async def leave(self, table: Table, index: int) -> bool:
+        """A human gone before answering: the gate no longer waits for them. True when that
+        closed the gate (play has moved on)."""
+        if index not in table.ready_pending:
+            return False
+        table.ready_pending.discard(index)
+        if table.ready_pending:
+            return False
+        await self.close(table)
+        return True
+
+    async def timeout(self, table: Table) -> None:
+        for index in sorted(table.ready_pending):
+            if index in table.engine.reveal_pending:
+                await self.hub.flow.apply(table, Action.answer(index, False))
+            else:
+                table.seats[index].version += 1
+            await self.hub.hands.retire(table, index, "")
+        table.ready_pending.clear()
+        await self.close(table)
+
+    async def close(self, table: Table) -> None:
+        game = table.engine
+        for index in list(game.reveal_pending):  # computer holders decide now
+            choice = self.hub.computers.player(table, index).choose_reveal(game.view(index))
+            events = await self.hub.flow.apply(table, Action.answer(index, choice))
+            table.held_lines += event_lines(table.lang, events, table.labels())
+        channel = table.group
+        for line in table.held_lines:
+            channel.post(line)
+        table.held_lines.clear()
+        for index, seat in enumerate(table.seats):
+            if seat.is_human and index != game.turn and not game.over:
+                await self.hub.hands.send(table, index, deciding=False)
+        if game.over:
+            assert game.result is not None
+            await self.hub.flow.finish(table, [GameOver(game.result)])
+            return
+        await self.hub.flow.advance(table)

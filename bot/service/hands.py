@@ -1,0 +1,137 @@
+"""Each player's private hand message: sent, kept up to date, retired to a plain record.
+
+A deciding player has one live message with buttons; selection changes edit it in place; when
+they act (or their turn ends) it is retired: edited to a record of the hand without buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardMarkup
+
+from bot.game.cards import Card
+from bot.game.common import Combo
+from bot.render import hand_keyboard, hand_text, play_button_label, takeback_keyboard
+from bot.service.hub import Hub
+from bot.service.outbox import Delivery
+from bot.service.tables import Table
+
+
+class HandMessages:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def send_live(
+        self, table: Table, index: int, body: str, markup: InlineKeyboardMarkup
+    ) -> None:
+        """Send a seat a new message with buttons (it notifies); the old one is retired."""
+        seat = table.seats[index]
+        if seat.user_id is None or seat.gone:
+            return
+        if seat.live_message_id is not None:
+            await self.retire(table, index, "")
+        sent = await self.hub.messenger.send(seat.user_id, body, markup)
+        if sent.delivery is Delivery.BLOCKED:
+            await self.hub.departures.blocked(table, index)
+            return
+        seat.live_message_id = sent.message_id
+        await self.save(table)
+
+    async def save(self, table: Table) -> None:
+        """Store which messages have live buttons, with the turn's deadline (one statement):
+        a restart takes those buttons off and gives the seat to act its remaining time."""
+        ids = {i: s.live_message_id for i, s in enumerate(table.seats) if s.live_message_id}
+        await self.hub.db.games.save(table.game_id, hand_message_ids=ids, deadline=table.deadline)
+
+    def body(self, table: Table, index: int, *, deciding: bool, note: str = "") -> str:
+        seat = table.seats[index]
+        view = table.engine.view(index)
+        hand = sorted(view.hand)
+        selected = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
+        return hand_text(
+            seat.language,
+            view,
+            table.labels(),
+            deciding=deciding,
+            selected=selected,
+            note=note,
+            takeover=seat.takeover,
+        )
+
+    def markup(self, table: Table, index: int) -> InlineKeyboardMarkup:
+        seat = table.seats[index]
+        game = table.engine
+        hand = sorted(game.hands[index])
+        chosen = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
+        combo = self.classify(table, index, chosen) if chosen else None
+        label = play_button_label(
+            seat.language, table.variant.name, combo, bool(chosen), game.on_table
+        )
+        return hand_keyboard(
+            seat.language,
+            game_id=table.game_id,
+            version=seat.version,
+            hand=hand,
+            selected=seat.selected,
+            play_label=label,
+            can_pass=game.can_pass(index),
+        )
+
+    def classify(self, table: Table, index: int, cards: Sequence[Card]) -> Combo | None:
+        view = table.engine.view(index)
+        revealed = bool(view.revealed and view.revealed[index])
+        return table.variant.classify(cards, revealed)
+
+    async def send(self, table: Table, index: int, *, deciding: bool, note: str = "") -> None:
+        """The seat's hand: with buttons when they decide (or may take their seat back), else
+        a silent record."""
+        seat = table.seats[index]
+        if seat.user_id is None or seat.gone:
+            return
+        body = self.body(table, index, deciding=deciding, note=note)
+        if deciding:
+            await self.send_live(table, index, body, self.markup(table, index))
+        elif seat.takeover:
+            markup = takeback_keyboard(seat.language, game_id=table.game_id)
+            await self.send_live(table, index, body, markup)
+        else:
+            sent = await self.hub.messenger.send(seat.user_id, body, notify=False)
+            if sent.delivery is Delivery.BLOCKED:
+                await self.hub.departures.blocked(table, index)
+
+    async def refresh(self, table: Table, index: int) -> None:
+        """Re-render the deciding seat's live message (after a selection change)."""
+        seat = table.seats[index]
+        if seat.user_id is None or seat.live_message_id is None:
+            return
+        body = self.body(table, index, deciding=True)
+        delivery = await self.hub.messenger.edit(
+            seat.user_id, seat.live_message_id, body, self.markup(table, index)
+        )
+        if delivery is Delivery.GONE:
+            seat.live_message_id = None
+            await self.send(table, index, deciding=True)
+
+    async def retire(self, table: Table, index: int, note: str) -> None:
+        """Turn a seat's live message into a plain record of the hand (no buttons)."""
+        seat = table.seats[index]
+        message_id, seat.live_message_id = seat.live_message_id, None
+        if seat.user_id is None or message_id is None:
+            return
+        body = self.body(table, index, deciding=False, note=note)
+        if seat.takeover and not table.engine.over:
+            markup = takeback_keyboard(seat.language, game_id=table.game_id)
+            await self.hub.messenger.edit(seat.user_id, message_id, body, markup)
+            seat.live_message_id = message_id
+            return
+        await self.hub.messenger.edit(seat.user_id, message_id, body)
+
+    async def retire_all(self, table: Table) -> None:
+        if table.game is None:
+            return
+        for index, seat in enumerate(table.seats):
+            if seat.live_message_id is not None:
+                seat.takeover = seat.takeover and not table.game.over
+                await self.retire(table, index, "")
+        await self.save(table)

@@ -1,0 +1,101 @@
+"""A game begins: who leads, the deal, the group's table message, the hands sent out."""
+
+from __future__ import annotations
+
+from bot.game.common import GameOver
+from bot.render import lobby_text, table_text
+from bot.service.hub import Hub
+from bot.service.outbox import GroupChannel
+from bot.service.tables import Table
+
+
+class TableStart:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def next_leader(self, table: Table) -> int | None:
+        """The leader after a previous game at this table (None: the engine's own rule)."""
+        if table.previous_game_id is None:
+            return None
+        previous = await self.hub.db.games.get(table.previous_game_id)
+        if previous is None or previous.status != "finished":
+            return None
+        game = await self.hub.recovery.rebuild(previous)
+        return None if game is None else game.next_game_leader()
+
+    async def start(self, table: Table) -> None:
+        """Deal, store the deal, show the table, send the hands, and move on."""
+        hub = self.hub
+        table.seed = hub.new_seed()
+        table.leader = await self.next_leader(table)
+        table.game = table.variant.deal(table.seed, table.leader)
+        table.status = "playing"
+        table.started_at = hub.clock()
+        table.fixed_scores = [None] * table.size
+        await hub.db.games.update(
+            table.game_id,
+            status="playing",
+            seed=table.seed,
+            leader=table.leader,
+            started_at=table.started_at,
+            seats=[seat.record() for seat in table.seats],
+            takeover=[False] * table.size,
+            timeouts=[0] * table.size,
+            escaped=[False] * table.size,
+            fixed_scores=table.fixed_scores,
+        )
+        if table.lobby_message_id is not None:
+            await hub.messenger.edit(
+                table.chat_id,
+                table.lobby_message_id,
+                lobby_text(table.lang, table.variant.name, table.labels(), table.size),
+            )
+        self.open_channel(table)
+        await self.deal_out(table)
+        game = table.engine
+        if game.result is not None:  # 刨王: all four jokers in one hand
+            await hub.flow.finish(table, [GameOver(game.result)])
+            return
+        await hub.flow.advance(table)
+
+    def open_channel(self, table: Table, table_message_id: int | None = None) -> None:
+        """The table's paced channel to its group (one live table message, merged posts)."""
+        hub = self.hub
+        limit = hub.settings.group_messages_per_minute
+        budget = max(1, limit - max(2, limit // 10))  # room for lobby and command replies
+
+        async def remember_table(message_id: int) -> None:
+            await hub.db.games.save(table.game_id, table_message_id=message_id)
+
+        table.channel = GroupChannel(
+            hub.messenger,
+            table.chat_id,
+            interval=60.0 / limit,
+            budget=budget,
+            render_table=lambda: self.render_table(table),
+            on_table_message=remember_table,
+            table_message_id=table_message_id,
+        )
+        table.channel.table_changed()
+
+    def render_table(self, table: Table) -> str:
+        view = table.engine.view(None)
+        return table_text(
+            table.lang,
+            view,
+            table.labels(),
+            # plays and passes only: the log also counts the 亮王 answers, and how many there
+            # were would tell the group how many seats hold a 大王
+            number=len(view.history) + 1,
+            reveal_phase=table.gate_open or view.reveal_phase,
+        )
+
+    async def deal_out(self, table: Table) -> None:
+        """Every human gets their hand; in 刨王 every human also passes the 亮王 gate."""
+        game = table.engine
+        if table.variant.has_reveal and not game.over:
+            await self.hub.gate.open(table)
+            return
+        for index, seat in enumerate(table.seats):
+            if seat.is_human and index != game.turn:
+                await self.hub.hands.send(table, index, deciding=False)
