@@ -17,6 +17,7 @@ from bot.handlers import register_handlers
 from bot.handlers.common import Throttle
 from bot.service import GameService
 from bot.service.outbox import Messenger
+from bot.service.service import random_seed
 from bot.storage import open_database
 from bot.strings import text
 
@@ -46,8 +47,11 @@ class JobQueueScheduler:
             job.schedule_removal()
 
 
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
-    """The whole bot, ready to ``initialize``/``start`` (tests) or ``run_polling``."""
+def build_application(
+    settings: Settings, *, new_seed: Callable[[], int] = random_seed
+) -> Application:  # type: ignore[type-arg]
+    """The whole bot, ready to ``initialize``/``start`` (tests) or ``run_polling``.
+    ``new_seed``: where each game's deal comes from (tests fix it)."""
     builder = (
         Application.builder()
         .token(settings.token)
@@ -71,6 +75,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         builder = builder.base_url(base).base_file_url(base.rsplit("/", 1)[0] + "/file/bot")
     application = builder.build()
     application.bot_data["settings"] = settings
+    application.bot_data["new_seed"] = new_seed
     application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
     register_handlers(application)
     return application
@@ -101,6 +106,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         settings=settings,
         bot_username=bot.username,
         is_admin=is_admin,
+        new_seed=application.bot_data["new_seed"],
     )
     application.bot_data["db"] = db
     application.bot_data["service"] = service

@@ -75,7 +75,9 @@ async def settle(db: Database, table: Table, *, now: float, min_game_seconds: fl
     Runs inside the transaction that logs the game's last action, so a game is never
     finished without its scores, nor scored twice.
     """
-    short = now - (table.started_at or now) < min_game_seconds
+    # 四王 is scored by the rules as a win at the deal: the one-minute rule (against quick
+    # games played for points) cannot apply to a game that never had a move
+    short = now - (table.started_at or now) < min_game_seconds and not table.result.instant
     rows = score_rows(table, short=short)
     changes = [
         RatingChange(seat.user_id, row.adjusted_delta, row.won and not seat.escaped)

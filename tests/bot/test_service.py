@@ -195,8 +195,7 @@ async def _humans_asked_without_a_play(service, messenger, variant) -> tuple[obj
 async def test_shuangkou_passes_for_a_player_who_cannot_beat_the_table(
     db, monkeypatch, auto_pass: bool
 ) -> None:
-    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 7)
-    async with running_service(db, auto_pass=auto_pass) as (service, messenger):
+    async with running_service(db, seed=7, auto_pass=auto_pass) as (service, messenger):
         table, asked = await _humans_asked_without_a_play(service, messenger, SHUANGKOU)
         forced = len(auto_passes(SHUANGKOU, table.seed, table.leader, table.log))
         assert forced > 5  # the deal of seed 7 has plenty of them
@@ -210,8 +209,7 @@ async def test_shuangkou_passes_for_a_player_who_cannot_beat_the_table(
 async def test_paowang_asks_even_a_player_who_cannot_beat_the_table(db, monkeypatch) -> None:
     """Passing for them at once would tell the group who cannot beat a high single, and so
     who does not hold a 大王."""
-    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: 7)
-    async with running_service(db) as (service, messenger):
+    async with running_service(db, seed=7) as (service, messenger):
         _, asked = await _humans_asked_without_a_play(service, messenger, PAOWANG)
         assert asked > 0
 

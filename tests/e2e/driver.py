@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from telegram.ext import Application
 
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Settings
+from bot.game import paowang
 from bot.service import GameService
 from bot.service.tables import Table
 from tests.fakebot import FakeMessage, FakeTelegram
@@ -69,10 +71,35 @@ async def running_application(
 
 
 @contextlib.asynccontextmanager
-async def running_bot(settings: Settings) -> AsyncIterator[GameService]:
-    """The bot built from ``settings``, running; its game service."""
-    async with running_application(build_application(settings)) as application:
+async def running_bot(
+    settings: Settings, *, deals: Sequence[int] = ()
+) -> AsyncIterator[GameService]:
+    """The bot built from ``settings``, running; its game service. ``deals``: the seeds the
+    next games are dealt from, in order, then the last one again (default: random)."""
+    new_seed = seeds_in_order(deals) if deals else playable_seed
+    application = build_application(settings, new_seed=new_seed)
+    async with running_application(application) as application:
         yield application.bot_data["service"]
+
+
+def playable_seed() -> int:
+    """A random seed whose 刨王 deal does not end at once (all four jokers in one hand, about
+    one deal in 160): the tests that take a random deal are about playing it. The instant
+    win has tests of its own."""
+    while True:
+        seed = random.getrandbits(62)
+        if not paowang.Game.deal(seed).over:
+            return seed
+
+
+def seeds_in_order(seeds: Sequence[int]) -> Callable[[], int]:
+    """A seed source giving ``seeds`` in order, then the last one again."""
+    queue = list(seeds)
+
+    def next_seed() -> int:
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
+    return next_seed
 
 
 @dataclass

@@ -45,19 +45,6 @@ def fast_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settin
     return bot_settings(fake, db_path, **values)
 
 
-def seed_deals(monkeypatch: Any, *seeds: int) -> None:
-    """The next games are dealt from these seeds, in order (the service draws a game's seed
-    with ``secrets.randbits``), then from the last one again."""
-    import secrets
-
-    queue = list(seeds)
-
-    def randbits(bits: int) -> int:
-        return queue.pop(0) if len(queue) > 1 else queue[0]
-
-    monkeypatch.setattr(secrets, "randbits", randbits)
-
-
 def seed_where(variant: str, leader: int) -> int:
     """The first seed whose deal has ``leader`` lead (the engine's own rule)."""
     from bot.variants import VARIANTS

@@ -22,7 +22,6 @@ from tests.e2e.helpers_robust import (
     finish,
     hint_and_play,
     say,
-    seed_deals,
     seed_where,
     snapshot,
     start_game,
@@ -62,10 +61,10 @@ async def test_time_outs_then_托管_then_我回来了(
     fake = fake_telegram
     people = setup_world(fake, 1)
     player = people[0]
-    seed_deals(monkeypatch, seed_where("shuangkou", leader))
+    deals = [seed_where("shuangkou", leader)]
     # the computers take a moment, so that the game is still on when they come back
     settings = fast_settings(fake, tmp_path / "bot.sqlite3", turn_seconds=0.4, computer_delay=0.02)
-    async with running_bot(settings) as service:
+    async with running_bot(settings, deals=deals) as service:
         table = await start_game(fake, service, people, "双扣", 3)
         assert table.leader is None and table.game.leader == leader
         seat = table.seats[0]
@@ -239,9 +238,9 @@ async def test_an_unanswered_亮王_gate_closes_on_its_timer(
     declines, the other human's prompt is retired, and play starts; the game finishes."""
     fake = fake_telegram
     people = setup_world(fake, 2)
-    seed_deals(monkeypatch, next(s for s in range(1000) if Game.deal(s).big_jokers[:2] == (1, 0)))
+    deals = [next(s for s in range(1000) if Game.deal(s).big_jokers[:2] == (1, 0))]
     settings = fast_settings(fake, tmp_path / "bot.sqlite3", reveal_seconds=0.3)
-    async with running_bot(settings) as service:
+    async with running_bot(settings, deals=deals) as service:
         table = await start_game(fake, service, people, "刨王", 3)
         assert table.gate_open and table.ready_pending == {0, 1}
         prompts = [live_message(fake, user) for user in people]

@@ -20,7 +20,6 @@ from tests.e2e.helpers_robust import (
     fast_settings,
     finish,
     hint_and_play,
-    seed_deals,
     start_game,
     wait_turn_of,
 )
@@ -150,11 +149,11 @@ async def test_a_player_who_blocks_the_bot_escapes_and_the_game_finishes(
     bot learns it from the first message refused with 403. Either way the seat escapes."""
     # a fixed deal: with a random one, a 刨王 game could now and then end before the
     # blocker's next turn, and a bot that sends them nothing never learns of the block
-    seed_deals(monkeypatch, 11)
+    deals = [11]
     fake = fake_telegram
     people = setup_world(fake, 2)
     stays, blocks = people
-    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3"), deals=deals) as service:
         table = await start_game(fake, service, people, variant, computers)
         seat = table.seat_of(blocks)
         assert seat is not None

@@ -40,8 +40,10 @@ async def test_a_complete_game_through_telegram(
     async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
         lobby = await open_lobby(fake, people, variant, computers)
         game_id = service.by_chat[GROUP]
-        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        # taken before the start: a 刨王 deal with all four jokers in one hand (about one in
+        # 160) ends the game, and unregisters the table, at once
         table = service.tables[game_id]
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
         state = await play_out(fake, service, people, game_id, type_every=5)
         result_message = await fake.wait_for_message(GROUP, contains="结果")
         await table.channel.drain()
@@ -74,3 +76,26 @@ async def test_a_complete_game_through_telegram(
         assert record is not None and record.status == "finished"
         replayed = await service.hub.recovery.rebuild(record)
         assert replayed.result == result
+
+
+async def test_four_jokers_in_one_hand_win_at_once_through_telegram(
+    fake_telegram: FakeTelegram, tmp_path: Any
+) -> None:
+    """Seed 66 deals all four jokers to seat 2: the game is over at the deal. Nobody is asked
+    anything; the group gets the result, naming 四王, and the scores (+8 / -2 each): the
+    one-minute rule does not take away a win the rules score at the deal."""
+    fake = fake_telegram
+    people = setup_world(fake, 5)
+    settings = bot_settings(fake, tmp_path / "bot.sqlite3", min_game_seconds=60.0)
+    async with running_bot(settings, deals=[66]) as service:
+        lobby = await open_lobby(fake, people, "刨王", 0)
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        result = await fake.wait_for_message(GROUP, contains="结果")
+        assert "结果：王方胜（1 打 4）" in (result.text or "")
+        assert "四王：四张王都在 玩家3 手里，直接获胜！" in (result.text or "")
+        assert GROUP not in service.by_chat
+        for index, user_id in enumerate(people):
+            rating = await service.db.ratings.get(user_id=user_id, game="paowang")
+            assert (rating.games, rating.score) == (1, 8 if index == 2 else -2)
+        assert not fake.unanswered_callbacks()
+        fake.assert_clean()

@@ -31,7 +31,6 @@ from tests.e2e.helpers_robust import (
     fast_settings,
     finish,
     hand_line,
-    seed_deals,
     shown_cards,
     start_game,
 )
@@ -81,8 +80,7 @@ async def test_no_message_shows_a_card_it_should_not(
 ) -> None:
     fake = fake_telegram
     people = setup_world(fake, 2)
-    seed_deals(monkeypatch, seed)
-    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3"), deals=[seed]) as service:
         recorder = Recorder(service)
         recorder.install()
         table = await start_game(fake, service, people, variant, computers)
