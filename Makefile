@@ -17,6 +17,7 @@ run: $(BIN)/activate-stamp
 
 test: $(BIN)/activate-stamp
 	$(BIN)/ruff check bot tests bench
+	$(BIN)/mypy --strict bot
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/activate-stamp
