@@ -63,10 +63,6 @@ class Card(int):
         return int(self) >> 3
 
     @property
-    def suit_index(self) -> int:
-        return int(self) & 7
-
-    @property
     def suit(self) -> str | None:
         index = int(self) & 7
         return SUITS[index] if index < NO_SUIT else None
@@ -121,11 +117,6 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def sort_cards(cards: Iterable[Card], *, descending: bool = False) -> list[Card]:
-    """Cards sorted by rank (then suit), low to high unless ``descending``."""
-    return sorted(cards, reverse=descending)
-
-
 def double_deck() -> list[Card]:
     """Two full decks with jokers: 108 cards (双扣)."""
     one = [Card(rank, suit) for rank in range(3, 16) for suit in SUITS]
@@ -136,14 +127,6 @@ def double_deck() -> list[Card]:
 def double_deck_without_threes() -> list[Card]:
     """Two decks with jokers but without the eight 3s: 100 cards (刨王)."""
     return [card for card in double_deck() if card.rank != 3]
-
-
-def rank_counts(cards: Sequence[Card]) -> list[int]:
-    """How many cards of each rank, indexed by rank (0..17)."""
-    counts = [0] * 18
-    for card in cards:
-        counts[card >> 3] += 1
-    return counts
 
 
 def take_from(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] | None:
@@ -172,9 +155,3 @@ def take_from(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] | None
         else:
             return None
     return taken
-
-
-def remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
-    """Remove each of ``cards`` from ``hand`` in place (they must be there)."""
-    for card in cards:
-        hand.remove(card)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, NamedTuple
 
@@ -122,13 +122,11 @@ class Played:
     seat: int
     combo: Combo
     cards_left: int
-    kind: str = field(default="played", init=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Passed:
     seat: int
-    kind: str = field(default="passed", init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,14 +136,12 @@ class TrickTaken:
     seat: int
     next_leader: int | None
     points: int = 0
-    kind: str = field(default="trick_taken", init=False)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerOut:
     seat: int
     place: int  # 1 for 上游, 2 for 二游, ...
-    kind: str = field(default="player_out", init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +151,6 @@ class PointsTaken:
     seat: int
     points: int
     total: int
-    kind: str = field(default="points_taken", init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +159,6 @@ class Revealed:
 
     seat: int
     jokers: int
-    kind: str = field(default="revealed", init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,13 +166,11 @@ class RevealDeclined:
     """刨王: ``seat`` chose not to reveal. Private to that seat: never show it to the group."""
 
     seat: int
-    kind: str = field(default="reveal_declined", init=False)
 
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
     result: Result
-    kind: str = field(default="game_over", init=False)
 
 
 Event = (

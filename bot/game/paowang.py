@@ -227,15 +227,6 @@ class Game:
         return self.result is not None
 
     @property
-    def version(self) -> int:
-        """How many plays and passes have been made: a stale button carries an older number.
-
-        亮王 answers do not count: they are private, and a version that moved with them would
-        tell anyone shown a button how many seats hold a 大王. A second answer is refused anyway.
-        """
-        return len(self.history)
-
-    @property
     def reveal_pending(self) -> tuple[int, ...]:
         """The 大王 holders who still have to answer 亮王 (empty once play may start)."""
         return tuple(self._pending)

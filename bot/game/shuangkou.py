@@ -504,11 +504,6 @@ class Game:
         return self.result is not None
 
     @property
-    def version(self) -> int:
-        """How many actions have been taken: a stale button carries an older number."""
-        return len(self.history)
-
-    @property
     def to_act(self) -> tuple[int, ...]:
         """The seat to act, alone (双扣 has no phase where several seats answer at once)."""
         return () if self.turn is None or self.result is not None else (self.turn,)

@@ -70,11 +70,3 @@ class ActionsRepository:
                 (game_id,),
             )
         return [action_from_row(row) for row in rows]
-
-    async def last_seq(self, game_id: int) -> int | None:
-        """The highest seq in the game's log, or None when it is empty."""
-        async with self._db.reading():
-            row = await self._db.fetch_one(
-                "SELECT MAX(seq) AS last FROM actions WHERE game_id = ?", (game_id,)
-            )
-        return None if row is None or row["last"] is None else int(row["last"])

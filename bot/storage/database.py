@@ -34,7 +34,6 @@ import aiosqlite
 from bot.storage.actions import ActionsRepository
 from bot.storage.games import GamesRepository
 from bot.storage.migrations import MIGRATIONS, migrate, user_version
-from bot.storage.models import Rating
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
@@ -263,10 +262,6 @@ class Database:
             raise RuntimeError("run statements inside db.transaction() or db.reading()")
 
     # -- conveniences ------------------------------------------------------------------------
-
-    async def stats(self, *, user_id: int, game: str) -> Rating:
-        """A player's rating in one variant (zeros if they never finished a game of it)."""
-        return await self.ratings.get(user_id=user_id, game=game)
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version``: how many migrations this database has had."""

@@ -139,15 +139,6 @@ class GamesRepository:
             )
         return None if row is None else game_from_row(row)
 
-    async def latest_in_chat(self, chat_id: int) -> GameRecord | None:
-        """The chat's most recent game, whatever its status (for "play again")."""
-        async with self._db.reading():
-            row = await self._db.fetch_one(
-                f"SELECT {_COLUMNS} FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-                (chat_id,),
-            )
-        return None if row is None else game_from_row(row)
-
     async def unfinished(self) -> list[GameRecord]:
         """Every lobby and game in progress, oldest first: what a restart must bring back."""
         async with self._db.reading():

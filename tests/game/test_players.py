@@ -8,7 +8,7 @@ import pytest
 
 from bot.game import shuangkou
 from bot.game.cards import Card, parse_cards
-from bot.game.common import Combo
+from bot.game.common import Combo, Played
 from bot.game.players import (
     AiPlayer,
     GreedyPlayer,
@@ -60,7 +60,7 @@ def test_decide_applies_the_choice() -> None:
     game = shuangkou.Game.deal(5)
     seat = game.turn
     events = decide(GreedyPlayer(), game, seat)
-    assert events[0].kind == "played" and events[0].seat == seat
+    assert isinstance(events[0], Played) and events[0].seat == seat
     assert game.turn != seat
     with pytest.raises(ValueError):
         decide(GreedyPlayer(), game, seat)  # not its turn any more
@@ -151,7 +151,7 @@ def test_the_ai_decides_the_same_whatever_the_hidden_hands(seed: int) -> None:
             )
             twin_events = decide(AiPlayer(seat), twin, seat)
             real_events = decide(players[seat], game, seat)
-            assert [e.kind for e in twin_events][:1] == [e.kind for e in real_events][:1]
+            assert [type(e) for e in twin_events][:1] == [type(e) for e in real_events][:1]
             checked += 1
         else:
             decide(players[seat], game, seat)

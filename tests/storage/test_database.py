@@ -197,7 +197,7 @@ async def test_a_read_waits_for_another_tasks_transaction(db: Database) -> None:
 
 
 async def test_stats_is_the_rating(db: Database) -> None:
-    rating = await db.stats(user_id=1, game="shuangkou")
+    rating = await db.ratings.get(user_id=1, game="shuangkou")
     assert rating == await db.ratings.get(user_id=1, game="shuangkou")
     assert (rating.score, rating.games, rating.wins) == (0, 0, 0)
 

@@ -38,7 +38,7 @@ async def test_apply_returns_before_and_after(db: Database) -> None:
         (Rating(2, "shuangkou", -4, 1, 0), Rating(2, "shuangkou", -2, 2, 1)),
     ]
     assert await db.ratings.get(user_id=2, game="shuangkou") == Rating(2, "shuangkou", -2, 2, 1)
-    assert await db.stats(user_id=1, game="shuangkou") == Rating(1, "shuangkou", 2, 2, 1)
+    assert await db.ratings.get(user_id=1, game="shuangkou") == Rating(1, "shuangkou", 2, 2, 1)
 
 
 async def test_each_variant_has_its_own_rating(db: Database) -> None:
