@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypedDict, Unpack
 
 from bot.storage.codec import (
     check_status,
@@ -18,7 +18,7 @@ from bot.storage.codec import (
     loads,
 )
 from bot.storage.errors import NotFoundError, OpenGameExistsError
-from bot.storage.models import OPEN_STATUSES, GameRecord, SeatRecord
+from bot.storage.models import OPEN_STATUSES, GameRecord, GameStatus, SeatRecord
 
 if TYPE_CHECKING:
     from bot.storage.database import Database
@@ -67,6 +67,46 @@ _PER_SEAT: Final[dict[str, Any]] = {
     "fixed_scores": None,
 }
 UPDATABLE_FIELDS: Final = frozenset(_ENCODERS)
+
+
+class GameChanges(TypedDict, total=False):
+    """The fields of a game that :meth:`GamesRepository.update` may change, typed."""
+
+    status: GameStatus
+    seats: Sequence[SeatRecord]
+    seed: int | str | None
+    leader: int | None
+    hands: Sequence[Sequence[str]] | None
+    started_at: float | None
+    finished_at: float | None
+    table_message_id: int | None
+    lobby_message_id: int | None
+    hand_message_ids: Mapping[int, int]
+    takeover: Sequence[bool]
+    timeouts: Sequence[int]
+    escaped: Sequence[bool]
+    fixed_scores: Sequence[int | None]
+    deadline: float | None
+    previous_game_id: int | None
+
+
+class Bookkeeping(TypedDict, total=False):
+    """What :meth:`GamesRepository.save` may store: the bookkeeping the service writes on
+    every turn (no ``seats`` or ``status``: those need :meth:`~GamesRepository.update`)."""
+
+    started_at: float | None
+    finished_at: float | None
+    table_message_id: int | None
+    lobby_message_id: int | None
+    hand_message_ids: Mapping[int, int]
+    takeover: Sequence[bool]
+    timeouts: Sequence[int]
+    escaped: Sequence[bool]
+    fixed_scores: Sequence[int | None]
+    deadline: float | None
+    leader: int | None
+    seed: int | str | None
+    previous_game_id: int | None
 
 
 class GamesRepository:
@@ -147,7 +187,7 @@ class GamesRepository:
             )
         return [game_from_row(row) for row in rows]
 
-    async def update(self, game_id: int, **fields: Any) -> GameRecord:
+    async def update(self, game_id: int, **fields: Unpack[GameChanges]) -> GameRecord:
         """Change some fields (any of :data:`UPDATABLE_FIELDS`); returns the updated game.
 
         When ``seats`` changes (a lobby filling up) and the per-seat lists are not given, they
@@ -187,7 +227,7 @@ class GamesRepository:
         assert game is not None
         return game
 
-    async def save(self, game_id: int, **fields: Any) -> None:
+    async def save(self, game_id: int, **fields: Unpack[Bookkeeping]) -> None:
         """Store some of the table's bookkeeping, in one statement and nothing more.
 
         For the fields the service writes on every turn (hand message ids, the deadline, the
