@@ -6,18 +6,15 @@ from __future__ import annotations
 import builtins
 import sqlite3
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from bot.storage.codec import action_from_row, encode_cards
 from bot.storage.errors import DuplicateActionError, NotFoundError
 from bot.storage.models import ActionRecord
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 
 class ActionsRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Session) -> None:
         self._db = db
 
     async def append(

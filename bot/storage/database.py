@@ -37,6 +37,7 @@ from bot.storage.migrations import MIGRATIONS, migrate, user_version
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
+from bot.storage.session import Params
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +47,9 @@ DEFAULT_BUSY_TIMEOUT_MS: Final = 5_000
 LOCK_WAIT_WARNING_SECONDS: Final = 10.0
 _MEMORY: Final = ":memory:"
 
-Params = Sequence[Any]
-
-
 class Database:
-    """The bot's database: repositories as attributes, plus :meth:`transaction`.
+    """The bot's database: repositories as attributes, plus :meth:`transaction`. It is the
+    :class:`~bot.storage.session.Session` its repositories work through.
 
     Build it with :func:`open_database`, which also runs the migrations.
     """

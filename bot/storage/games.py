@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypedDict, Unpack
+from typing import Any, Final, TypedDict, Unpack
 
 from bot.storage.codec import (
     check_status,
@@ -19,9 +19,7 @@ from bot.storage.codec import (
 )
 from bot.storage.errors import NotFoundError, OpenGameExistsError
 from bot.storage.models import OPEN_STATUSES, GameRecord, GameStatus, SeatRecord
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 _COLUMNS: Final = (
     "id, chat_id, variant, status, opener_id, seats, seed, leader, hands, created_at,"
@@ -110,7 +108,7 @@ class Bookkeeping(TypedDict, total=False):
 
 
 class GamesRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Session) -> None:
         self._db = db
 
     async def create(

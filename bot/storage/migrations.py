@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bot.storage.errors import SchemaVersionError
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 _V1_INITIAL = """
 -- Telegram users the bot knows. Telegram ids exceed 32 bits: BIGINT.
@@ -137,13 +135,13 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-async def user_version(db: Database) -> int:
+async def user_version(db: Session) -> int:
     """How many migrations the database has had."""
     row = await db.fetch_one("PRAGMA user_version")  # SQLite: the schema version lives here
     return int(row[0]) if row is not None else 0
 
 
-async def migrate(db: Database, migrations: Sequence[str] = MIGRATIONS) -> int:
+async def migrate(db: Session, migrations: Sequence[str] = MIGRATIONS) -> int:
     """Apply the migrations the database lacks; returns how many were applied.
 
     The version is read once without a write lock so that opening an up-to-date database

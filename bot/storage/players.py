@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.storage.codec import player_from_row
 from bot.storage.errors import NotFoundError
 from bot.storage.models import PlayerRecord
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 _COLUMNS = "user_id, name, username, language, telegram_language, can_message, created_at"
 
 
 class PlayersRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Session) -> None:
         self._db = db
 
     async def upsert(

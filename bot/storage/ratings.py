@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.storage.codec import player_from_row, rating_from_row
 from bot.storage.errors import NotFoundError
 from bot.storage.models import PlayerRecord, Rating, RatingChange
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 
-async def require_players(db: Database, user_ids: Sequence[int | None]) -> None:
+async def require_players(db: Session, user_ids: Sequence[int | None]) -> None:
     """Raise :class:`NotFoundError` naming any user who is not in ``players``.
 
     The foreign keys would refuse the rows anyway; checking first names the missing players
@@ -30,7 +27,7 @@ async def require_players(db: Database, user_ids: Sequence[int | None]) -> None:
 
 
 class RatingsRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Session) -> None:
         self._db = db
 
     async def get(self, *, user_id: int, game: str) -> Rating:

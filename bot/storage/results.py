@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.storage.codec import result_from_row
 from bot.storage.errors import NotFoundError, ResultsAlreadyRecordedError
 from bot.storage.models import ResultRow
 from bot.storage.ratings import require_players
-
-if TYPE_CHECKING:
-    from bot.storage.database import Database
+from bot.storage.session import Session
 
 
 class ResultsRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Session) -> None:
         self._db = db
 
     async def record(
