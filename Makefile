@@ -16,12 +16,12 @@ run: $(BIN)/activate-stamp
 	$(BIN)/python -m bot run
 
 test: $(BIN)/activate-stamp
-	$(BIN)/ruff check bot tests bench
+	$(BIN)/ruff check bot fakebot tests bench
 	$(BIN)/mypy --strict bot
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/activate-stamp
-	$(BIN)/ruff check bot tests bench
+	$(BIN)/ruff check bot fakebot tests bench
 
 bench: $(BIN)/activate-stamp
 	$(BIN)/pip install --quiet -e '.[bench]'

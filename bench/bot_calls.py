@@ -44,15 +44,14 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bot.app import build_application
+from bot.app import build_application, running_application
 from bot.config import Settings
 from bot.game.cards import format_cards
 from bot.game.players import make_player
 from bot.service import GameService
 from bot.service.tables import Table
 from bot.variants import auto_passes
-from tests.e2e.driver import running_application
-from tests.fakebot import FakeMessage, FakeTelegram, RequestRecord
+from fakebot import FakeMessage, FakeTelegram, RequestRecord
 
 SECTION = "bench.bot_calls"
 GROUP = -1_002_000_000_001

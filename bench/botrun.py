@@ -1,4 +1,4 @@
-"""What the bot benchmarks share (running the Application is tests.e2e.driver.running_application):
+"""What the bot benchmarks share (running the Application is bot.app.running_application):
 the fake's request log read as calls, percentiles, and ``bench/results/bot.md`` with one section
 per benchmark (each run rewrites its own section and leaves the other's alone)."""
 
@@ -20,7 +20,7 @@ RESULTS = ROOT / "bench" / "results" / "bot.md"
 TITLE = "# Bot benchmarks: Bot API calls and load"
 INTRO = (
     "The real `Application` (PTB 22, handlers, service, SQLite, `AIORateLimiter`) against the "
-    "fake Bot API server of `tests/fakebot`, on 127.0.0.1. Each section is rewritten by the "
+    "fake Bot API server of `fakebot`, on 127.0.0.1. Each section is rewritten by the "
     "benchmark named in its title; the machine and the time are those of that run."
 )
 COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption")

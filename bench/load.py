@@ -44,14 +44,14 @@ from bench.botrun import (
     started,
     write_section,
 )
+from bot.app import running_application
 from bot.game import paowang, shuangkou
 from bot.game.cards import parse_cards
 from bot.game.common import Event
 from bot.render import SeatLabel, event_lines, table_text
 from bot.strings import text
 from bot.variants import VARIANTS, auto_passes
-from tests.e2e.driver import running_application
-from tests.fakebot import CallbackAnswer, CallbackResult, FakeMessage, FakeTelegram
+from fakebot import CallbackAnswer, CallbackResult, FakeMessage, FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTION = "bench.load"

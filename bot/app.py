@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from pydantic import ValidationError
 from telegram import BotCommand
@@ -79,6 +80,34 @@ def build_application(
     application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
     register_handlers(application)
     return application
+
+
+@contextlib.asynccontextmanager
+async def running_application(
+    application: Application,  # type: ignore[type-arg]
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``application`` as ``run_polling`` does (initialize, post_init, start, poll), then
+    stop it in PTB's order: for the end-to-end tests and the benchmarks, which drive the bot
+    inside their own event loop."""
+    await application.initialize()
+    try:
+        assert application.post_init is not None
+        await application.post_init(application)
+        await application.start()
+        assert application.updater is not None
+        await application.updater.start_polling(
+            poll_interval=0, timeout=10, allowed_updates=ALLOWED_UPDATES
+        )
+        try:
+            yield application
+        finally:
+            await application.updater.stop()
+            await application.stop()
+            assert application.post_shutdown is not None
+            await application.post_shutdown(application)
+    finally:
+        await application.shutdown()
+
 
 
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]

@@ -11,14 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import Application
-
-from bot.app import ALLOWED_UPDATES, build_application
+from bot.app import build_application, running_application
 from bot.config import Settings
 from bot.game import paowang
 from bot.service import GameService
 from bot.service.tables import Table
-from tests.fakebot import FakeMessage, FakeTelegram
+from fakebot import FakeMessage, FakeTelegram
 
 GROUP = -1001
 ADMIN = 999
@@ -42,32 +40,6 @@ def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
     }
     values.update(overrides)
     return Settings(**values)
-
-
-@contextlib.asynccontextmanager
-async def running_application(
-    application: Application,  # type: ignore[type-arg]
-) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Run ``application`` as ``run_polling`` does (initialize, post_init, start, poll), then
-    stop it in PTB's order. The benchmarks use it too, with applications they instrument."""
-    await application.initialize()
-    try:
-        assert application.post_init is not None
-        await application.post_init(application)
-        await application.start()
-        assert application.updater is not None
-        await application.updater.start_polling(
-            poll_interval=0, timeout=10, allowed_updates=ALLOWED_UPDATES
-        )
-        try:
-            yield application
-        finally:
-            await application.updater.stop()
-            await application.stop()
-            assert application.post_shutdown is not None
-            await application.post_shutdown(application)
-    finally:
-        await application.shutdown()
 
 
 @contextlib.asynccontextmanager

@@ -20,8 +20,8 @@ from bot.game.cards import Card, format_cards
 from bot.service import GameService
 from bot.service.outbox import Delivery, Messenger, Sent
 from bot.service.tables import Table
+from fakebot import CallbackAnswer, FakeMessage, FakeTelegram
 from tests.e2e.driver import GROUP, bot_settings, live_message, open_lobby, play_out
-from tests.fakebot import CallbackAnswer, FakeMessage, FakeTelegram
 
 #: the fake's options for games at full speed (limits are not what these tests are about)
 FAST: dict[str, Any] = {

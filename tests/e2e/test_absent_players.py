@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.game.paowang import Game
+from fakebot import FakeMessage, FakeTelegram
 from tests.e2e.driver import ADMIN, GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -27,7 +28,6 @@ from tests.e2e.helpers_robust import (
     start_game,
     wait_turn_of,
 )
-from tests.fakebot import FakeMessage, FakeTelegram
 
 TIMEOUT_LINE = "⏰ 玩家1 超时，自动"
 TAKEOVER_LINE = "🤖 玩家1 连续超时，由电脑托管。"

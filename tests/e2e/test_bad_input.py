@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from bot.service import GameService
 from bot.service.tables import Table
+from fakebot import CallbackAnswer, FakeMessage, FakeTelegram
 from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -31,7 +32,6 @@ from tests.e2e.helpers_robust import (
     snapshot,
     start_game,
 )
-from tests.fakebot import CallbackAnswer, FakeMessage, FakeTelegram
 
 STRANGER = 301
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, bot_settings, open_lobby, play_out, running_bot, setup_world
-from tests.fakebot import FakeTelegram
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from fakebot import FakeTelegram, Fault, RequestRecord
 from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -23,7 +24,6 @@ from tests.e2e.helpers_robust import (
     start_game,
     wait_turn_of,
 )
-from tests.fakebot import FakeTelegram, Fault, RequestRecord
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from fakebot import FakeTelegram
 from tests.e2e.driver import (
     GROUP,
     bot_settings,
@@ -16,7 +17,6 @@ from tests.e2e.driver import (
     running_bot,
     setup_world,
 )
-from tests.fakebot import FakeTelegram
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bench.load import FAKE_LIMITS, Knobs, TableSpec, bot_overrides, check_games, run_scenario
+from fakebot import FakeTelegram
 from tests.e2e.driver import bot_settings, running_bot
-from tests.fakebot import FakeTelegram
 
 SPECS = [
     TableSpec("shuangkou", 2),

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from fakebot import FakeMessage, FakeTelegram
 from tests.e2e.driver import GROUP, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -16,7 +17,6 @@ from tests.e2e.helpers_robust import (
     say,
     start_game,
 )
-from tests.fakebot import FakeMessage, FakeTelegram
 
 NEWCOMER = 202
 STRANGER = 301

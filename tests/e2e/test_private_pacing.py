@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from fakebot import FakeTelegram
 from tests.e2e.driver import bot_settings, running_bot, setup_world
-from tests.fakebot import FakeTelegram
 
 
 async def test_a_burst_of_typing_is_answered_at_the_chats_pace(

@@ -19,8 +19,8 @@ import pytest
 
 from bot.game import shuangkou
 from bot.variants import SHUANGKOU, apply_action, auto_passes
+from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, live_message, setup_world
-from tests.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 

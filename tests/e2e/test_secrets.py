@@ -22,6 +22,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.service import GameService
 from bot.service.tables import Table
 from bot.variants import PAOWANG, VARIANTS
+from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
@@ -34,7 +35,6 @@ from tests.e2e.helpers_robust import (
     shown_cards,
     start_game,
 )
-from tests.fakebot import FakeTelegram
 
 
 @pytest.fixture

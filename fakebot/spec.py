@@ -5,7 +5,7 @@ Telegram would refuse before Telegram sees it. The fake therefore checks each re
 the Bot API server does (unknown method, unknown or missing parameter, wrong type, recursively
 inside JSON objects) plus the limits the documentation only states in prose (callback_data
 bytes, buttons per keyboard, command names...). Message *text* limits need entity parsing and
-live in :mod:`tests.fakebot.formatting`.
+live in :mod:`fakebot.formatting`.
 
 The spec is vendored next to this file (``api.json``, MIT, from
 PaulSonOfLars/telegram-bot-api-spec) so the tests run from a bare clone; the environment
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.fakebot.errors import ApiError, bad_request
+from fakebot.errors import ApiError, bad_request
 
 SPEC_PATH = Path(__file__).with_name("api.json")
 

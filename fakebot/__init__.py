@@ -1,13 +1,13 @@
 """A fake Telegram Bot API server for end-to-end tests of the bot with the real PTB stack.
 
-See :mod:`tests.fakebot.server` for the server and the test-facing API, :mod:`.spec` for the
+See :mod:`fakebot.server` for the server and the test-facing API, :mod:`.spec` for the
 validation against the official ``api.json``, :mod:`.formatting` for entity parsing,
 :mod:`.limits` for flood limits and clocks, :mod:`.fixtures` for the pytest fixture.
 """
 
-from tests.fakebot.errors import ApiError
-from tests.fakebot.limits import ManualClock, ScaledClock
-from tests.fakebot.models import (
+from fakebot.errors import ApiError
+from fakebot.limits import ManualClock, ScaledClock
+from fakebot.models import (
     CallbackAnswer,
     CallbackResult,
     FakeChat,
@@ -18,8 +18,8 @@ from tests.fakebot.models import (
     Rejection,
     RequestRecord,
 )
-from tests.fakebot.server import FakeTelegram
-from tests.fakebot.spec import ApiSpec, Validator
+from fakebot.server import FakeTelegram
+from fakebot.spec import ApiSpec, Validator
 
 __all__ = [
     "ApiError",

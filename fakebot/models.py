@@ -130,7 +130,6 @@ class FakeChat:
     bot_member: bool = True
     messages: list[FakeMessage] = field(default_factory=list)
     history: list[TextVersion] = field(default_factory=list)
-    pinned: list[int] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     sends: int = 0  # successful bot sends
     edits: int = 0  # successful bot edits (text, caption or keyboard)

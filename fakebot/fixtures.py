@@ -2,7 +2,7 @@
 
 Import them into a ``conftest.py`` (or a test module)::
 
-    from tests.fakebot.fixtures import fake_telegram, fake_telegram_options  # noqa: F401
+    from fakebot.fixtures import fake_telegram, fake_telegram_options  # noqa: F401
 
 and override ``fake_telegram_options`` to configure the fake for a module, e.g. to let games
 run at full speed::
@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from telegram.ext import Application, ApplicationBuilder
 
-from tests.fakebot.server import FakeTelegram
+from fakebot.server import FakeTelegram
 
 
 @pytest.fixture

@@ -36,10 +36,10 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakebot import formatting
-from tests.fakebot.errors import ApiError, bad_request, forbidden
-from tests.fakebot.limits import Clock, FloodControl
-from tests.fakebot.models import (
+from fakebot import formatting
+from fakebot.errors import ApiError, bad_request, forbidden
+from fakebot.limits import Clock, FloodControl
+from fakebot.models import (
     CallbackAnswer,
     CallbackResult,
     FakeChat,
@@ -51,7 +51,7 @@ from tests.fakebot.models import (
     RequestRecord,
     TextVersion,
 )
-from tests.fakebot.spec import ApiSpec, Upload, Validator
+from fakebot.spec import ApiSpec, Upload, Validator
 
 FAULTS = ("429", "500", "502", "timeout", "drop", "403_blocked", "400_not_found")
 
@@ -170,27 +170,14 @@ class FakeTelegram:
             "setWebhook": self._set_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "setMyCommands": self._set_my_commands,
-            "getMyCommands": self._get_my_commands,
-            "deleteMyCommands": self._delete_my_commands,
             "sendMessage": self._send_message,
             "editMessageText": self._edit_message_text,
-            "editMessageCaption": self._edit_message_caption,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
-            "deleteMessages": self._delete_messages,
             "answerCallbackQuery": self._answer_callback_query,
-            "getChat": self._get_chat,
             "getChatMember": self._get_chat_member,
-            "getChatAdministrators": self._get_chat_administrators,
-            "getChatMemberCount": self._get_chat_member_count,
-            "sendChatAction": self._send_chat_action,
-            "pinChatMessage": self._pin_chat_message,
-            "unpinChatMessage": self._unpin_chat_message,
-            "unpinAllChatMessages": self._unpin_all_chat_messages,
-            "leaveChat": self._leave_chat,
             "close": self._close,
             "logOut": self._close,
-            "sendMediaGroup": self._send_media_group,
         }
 
     # ------------------------------------------------------------------ lifecycle
@@ -1087,15 +1074,6 @@ class FakeTelegram:
         self._commands[key] = list(params["commands"])
         return True
 
-    def _get_my_commands(self, params: dict[str, Any]) -> Any:
-        key = (_scope_key(params.get("scope")), params.get("language_code", ""))
-        return list(self._commands.get(key, []))
-
-    def _delete_my_commands(self, params: dict[str, Any]) -> Any:
-        key = (_scope_key(params.get("scope")), params.get("language_code", ""))
-        self._commands.pop(key, None)
-        return True
-
     def _send_message(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         text, entities = self._text(params)
@@ -1140,32 +1118,6 @@ class FakeTelegram:
         self._record_edit(chat, message)
         return self._message_api(message)
 
-    def _edit_message_caption(self, params: dict[str, Any]) -> Any:
-        if "inline_message_id" in params:
-            return True
-        chat, message = self._editable(params)
-        if message.text is not None:
-            raise bad_request("there is no caption in the message to edit")
-        caption, entities = self._text(
-            params,
-            key="caption",
-            entities_key="caption_entities",
-            limit=1024,
-            what="caption",
-        )
-        markup = self._inline_markup(params)
-        current = (message.caption or "", message.caption_entities, message.reply_markup)
-        if (caption, entities, markup) == current:
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message",
-                kind="not_modified",
-            )
-        message.caption, message.caption_entities = caption or None, entities
-        message.reply_markup = markup
-        self._record_edit(chat, message)
-        return self._message_api(message)
-
     def _edit_message_reply_markup(self, params: dict[str, Any]) -> Any:
         if "inline_message_id" in params:
             return True
@@ -1200,17 +1152,6 @@ class FakeTelegram:
         chat.deletes += 1
         return True
 
-    def _delete_messages(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        if not 1 <= len(params["message_ids"]) <= 100:
-            raise bad_request("message_ids must list 1-100 messages", kind="prose_limit")
-        for message_id in params["message_ids"]:
-            message = self._deletable(chat, message_id)
-            if message is not None:
-                message.deleted = True
-                chat.deletes += 1
-        return True
-
     def _answer_callback_query(self, params: dict[str, Any]) -> Any:
         text = params.get("text")
         if text is not None and len(text) > 200:
@@ -1236,27 +1177,6 @@ class FakeTelegram:
         )
         return True
 
-    def _get_chat(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        data = chat.to_api()
-        data.update(
-            accent_color_id=0,
-            max_reaction_count=11,
-            accepted_gift_types={
-                "unlimited_gifts": False,
-                "limited_gifts": False,
-                "unique_gifts": False,
-                "premium_subscription": False,
-                "gifts_from_channels": False,
-            },
-        )
-        pinned = [m for m in chat.pinned if (msg := chat.message(m)) and not msg.deleted]
-        if pinned:
-            message = chat.message(pinned[-1])
-            assert message is not None
-            data["pinned_message"] = self._message_api(message)
-        return data
-
     def _member(self, chat: FakeChat, user_id: int) -> dict[str, Any]:
         if user_id == self.bot_id:
             user = self._bot_user()
@@ -1279,95 +1199,9 @@ class FakeTelegram:
     def _get_chat_member(self, params: dict[str, Any]) -> Any:
         return self._member(self._chat(params), params["user_id"])
 
-    def _get_chat_administrators(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        if chat.is_private:
-            raise bad_request("there are no administrators in the private chat")
-        ids = ([chat.owner] if chat.owner else []) + sorted(chat.admins - {chat.owner})
-        admins = [self._member(chat, user_id) for user_id in ids]
-        if chat.bot_is_admin and chat.bot_member:
-            admins.append(self._member(chat, self.bot_id))
-        return admins
-
-    def _get_chat_member_count(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        if chat.is_private:
-            return 2
-        return len(chat.members) + (1 if chat.bot_member else 0)
-
-    def _send_chat_action(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        self._writable(chat)
-        chat.actions.append(params["action"])
-        return True
-
-    def _pin_rights(self, chat: FakeChat) -> None:
-        self._writable(chat)
-        if not chat.is_private and not chat.bot_is_admin:
-            raise bad_request("not enough rights to manage pinned messages in the chat")
-
-    def _pin_chat_message(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        self._pin_rights(chat)
-        message = chat.message(params["message_id"])
-        if message is None or message.deleted:
-            raise bad_request("message to pin not found", kind="not_found")
-        if message.message_id in chat.pinned:
-            chat.pinned.remove(message.message_id)
-        chat.pinned.append(message.message_id)
-        return True
-
-    def _unpin_chat_message(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        self._pin_rights(chat)
-        message_id = params.get("message_id", chat.pinned[-1] if chat.pinned else None)
-        if message_id is None or message_id not in chat.pinned:
-            raise bad_request("message to unpin not found", kind="not_found")
-        chat.pinned.remove(message_id)
-        return True
-
-    def _unpin_all_chat_messages(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        self._pin_rights(chat)
-        chat.pinned.clear()
-        return True
-
-    def _leave_chat(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        chat.bot_member = False
-        return True
-
     def _close(self, params: dict[str, Any]) -> Any:
         self.closed = True
         return True
-
-    def _send_media_group(self, params: dict[str, Any]) -> Any:
-        chat = self._chat(params)
-        self._writable(chat)
-        reply_to = self._reply_to(chat, params)
-        results = []
-        for item in params["media"]:
-            caption, entities = self._text(
-                {"caption": item.get("caption", ""), **item},
-                key="caption",
-                entities_key="caption_entities",
-                limit=1024,
-                what="caption",
-            )
-            message = self._new_message(
-                chat,
-                self.bot_id,
-                from_bot=True,
-                caption=caption or None,
-                caption_entities=entities,
-                kind="sendMediaGroup",
-                reply_to=reply_to,
-            )
-            chat.sends += 1
-            if caption:
-                chat.history.append(TextVersion(message.message_id, caption, "send", self.clock()))
-            results.append(self._message_api(message))
-        return results
 
     def _generic(self, params: dict[str, Any], method: str) -> Any:
         """Any other method: validated already; send methods create a message so PTB gets
