@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 #: forget idle chats once this many are known
@@ -45,12 +45,16 @@ class PrivatePacer:
         burst: int,
         *,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        """``clock`` and ``sleep`` are the time the window is measured in, and the way to wait
+        in it (tests pass a manual clock whose sleep moves it)."""
         self.burst = max(1, burst)
         # a tenth more than the window itself: requests can reach Telegram closer together
         # than they left here
         self.period = 1.1 * self.burst / per_second
         self.clock = clock
+        self.sleep = sleep
         self._chats: dict[int, _Chat] = {}
 
     @asynccontextmanager
@@ -92,10 +96,20 @@ class PrivatePacer:
             # flight returns (it may then leave the window later, but it is counted now)
             timeout = min(chat.returned_at) + self.period - now if chat.returned_at else None
             chat.returned.clear()
-            # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation
-            with suppress(TimeoutError):
-                async with asyncio.timeout(timeout):
-                    await chat.returned.wait()
+            await self._returned_or(chat, timeout)
+
+    async def _returned_or(self, chat: _Chat, timeout: float | None) -> None:
+        """Wait until a request in flight returns, or ``timeout`` seconds pass."""
+        if timeout is None:
+            await chat.returned.wait()
+            return
+        returned = asyncio.ensure_future(chat.returned.wait())
+        slept = asyncio.ensure_future(self.sleep(timeout))
+        try:
+            await asyncio.wait((returned, slept), return_when=asyncio.FIRST_COMPLETED)
+        finally:  # also when this task is cancelled: leave nothing behind
+            returned.cancel()
+            slept.cancel()
 
     def _sweep(self) -> None:
         now = self.clock()
