@@ -110,63 +110,55 @@ def table_text(
 ) -> str:
     """The live table message from the public view."""
     lines = [text(lang, "table.title", variant=variant_name(lang, view.variant), number=number)]
-    for seat, label in enumerate(seats):
-        marker = "▶ " if view.turn == seat and not view.over else ""
-        name = label.html()
-        if seat in view.finish_order:
-            place = place_name(lang, view.finish_order.index(seat) + 1)
-            lines.append(
-                text(lang, "table.seat_out", marker=marker, n=seat + 1, name=name, place=place)
-            )
-            continue
-        extra = ""
-        if view.points:
-            extra += text(lang, "table.points", points=view.points[seat])
-        if view.revealed and view.revealed[seat]:
-            jokers = view.revealed_jokers[seat] if view.revealed_jokers else 1
-            extra += text(lang, "table.revealed", jokers="👑" * jokers)
-        if label.takeover:
-            extra += text(lang, "table.takeover")
-        lines.append(
-            text(
-                lang,
-                "table.seat",
-                marker=marker,
-                n=seat + 1,
-                name=name,
-                cards=view.hand_sizes[seat],
-                extra=extra,
-            )
-        )
+    lines += [_seat_line(lang, view, seat, label) for seat, label in enumerate(seats)]
     lines.append("")
     if view.over:
         lines.append(text(lang, "table.over"))
     elif reveal_phase:
         lines.append(text(lang, "table.reveal_phase"))
     else:
-        if len(view.trick) > 1:  # the trick so far, passes included: who beat whom
-            shown = view.trick[-TRICK_ENTRIES:]
-            plays = " › ".join(
-                f"{seats[seat].html()} "
-                + (escape(format_cards(sorted(combo.cards))) if combo else text(lang, "pass"))
-                for seat, combo in shown
-            )
-            lines.append(text(lang, "table.trick", plays=plays))
-        if view.on_table is not None and view.on_table_seat is not None:
-            lines.append(
-                text(
-                    lang,
-                    "table.last_play",
-                    name=seats[view.on_table_seat].html(),
-                    play=on_table_html(lang, view),
-                )
-            )
-        if view.trick_points:
-            lines.append(text(lang, "table.trick_points", points=view.trick_points))
-        if view.turn is not None:
-            key = "table.turn" if view.on_table is not None else "table.leading"
-            lines.append(text(lang, key, name=seats[view.turn].html()))
+        lines += _trick_lines(lang, view, seats)
     return "\n".join(lines)
+
+
+def _seat_line(lang: Lang, view: SeatView, seat: int, label: SeatLabel) -> str:
+    """One seat on the table: its place once out, else its cards, points, 亮王, 托管."""
+    marker = "▶ " if view.turn == seat and not view.over else ""
+    name = label.html()
+    if seat in view.finish_order:
+        place = place_name(lang, view.finish_order.index(seat) + 1)
+        return text(lang, "table.seat_out", marker=marker, n=seat + 1, name=name, place=place)
+    extra = ""
+    if view.points:
+        extra += text(lang, "table.points", points=view.points[seat])
+    if view.revealed and view.revealed[seat]:
+        jokers = view.revealed_jokers[seat] if view.revealed_jokers else 1
+        extra += text(lang, "table.revealed", jokers="👑" * jokers)
+    if label.takeover:
+        extra += text(lang, "table.takeover")
+    cards = view.hand_sizes[seat]
+    return text(lang, "table.seat", marker=marker, n=seat + 1, name=name, cards=cards, extra=extra)
+
+
+def _trick_lines(lang: Lang, view: SeatView, seats: Sequence[SeatLabel]) -> list[str]:
+    """The trick so far (passes included: who beat whom), the play to beat, whose turn."""
+    lines: list[str] = []
+    if len(view.trick) > 1:
+        plays = " › ".join(
+            f"{seats[seat].html()} "
+            + (escape(format_cards(sorted(combo.cards))) if combo else text(lang, "pass"))
+            for seat, combo in view.trick[-TRICK_ENTRIES:]
+        )
+        lines.append(text(lang, "table.trick", plays=plays))
+    if view.on_table is not None and view.on_table_seat is not None:
+        name = seats[view.on_table_seat].html()
+        lines.append(text(lang, "table.last_play", name=name, play=on_table_html(lang, view)))
+    if view.trick_points:
+        lines.append(text(lang, "table.trick_points", points=view.trick_points))
+    if view.turn is not None:
+        key = "table.turn" if view.on_table is not None else "table.leading"
+        lines.append(text(lang, key, name=seats[view.turn].html()))
+    return lines
 
 
 def event_lines(lang: Lang, events: Sequence[Event], seats: Sequence[SeatLabel]) -> list[str]:
@@ -218,34 +210,46 @@ def hand_text(
     lines = [text(lang, "hand.title", variant=variant_name(lang, view.variant), count=len(hand))]
     if note:
         lines.append(note)
+    lines += _hand_status(lang, view, seats, deciding=deciding, takeover=takeover)
+    lines += _hand_table(lang, view, seats)
+    lines.append("")
+    lines.append(escape(format_cards(hand)) or "—")
+    if selected:
+        lines.append(text(lang, "hand.selected", cards=escape(format_cards(sorted(selected)))))
+    return "\n".join(lines)
+
+
+def _hand_status(
+    lang: Lang, view: SeatView, seats: Sequence[SeatLabel], *, deciding: bool, takeover: bool
+) -> list[str]:
+    """Where the player stands: over, out, in 托管, to play (and on what), or waiting."""
+    assert view.seat is not None
     if view.over:
-        lines.append(text(lang, "hand.game_over"))
-    elif view.seat in view.finish_order:
+        return [text(lang, "hand.game_over")]
+    if view.seat in view.finish_order:
         place = place_name(lang, view.finish_order.index(view.seat) + 1)
-        lines.append(text(lang, "hand.you_are_out", place=place))
-    elif takeover:
-        lines.append(text(lang, "hand.takeover_on"))
-    elif deciding and view.turn == view.seat:
-        lines.append(text(lang, "hand.your_turn"))
+        return [text(lang, "hand.you_are_out", place=place)]
+    if takeover:
+        return [text(lang, "hand.takeover_on")]
+    if deciding and view.turn == view.seat:
         if view.on_table is not None and view.on_table_seat is not None:
-            lines.append(
-                text(
-                    lang,
-                    "hand.to_beat",
-                    name=seats[view.on_table_seat].html(),
-                    play=on_table_html(lang, view),
-                )
-            )
-        else:
-            lines.append(text(lang, "hand.lead"))
-    elif view.turn is not None:
-        lines.append(text(lang, "hand.waiting", name=seats[view.turn].html()))
+            name = seats[view.on_table_seat].html()
+            to_beat = text(lang, "hand.to_beat", name=name, play=on_table_html(lang, view))
+            return [text(lang, "hand.your_turn"), to_beat]
+        return [text(lang, "hand.your_turn"), text(lang, "hand.lead")]
+    if view.turn is not None:
+        return [text(lang, "hand.waiting", name=seats[view.turn].html())]
+    return []
+
+
+def _hand_table(lang: Lang, view: SeatView, seats: Sequence[SeatLabel]) -> list[str]:
+    """What the player sees of the others: cards left, points, reveals, known partners."""
     counts = " ".join(
         f"{escape(label.name)}:{view.hand_sizes[seat]}"
         for seat, label in enumerate(seats)
         if seat != view.seat
     )
-    lines.append(text(lang, "hand.others", counts=counts))
+    lines = [text(lang, "hand.others", counts=counts)]
     if view.points:
         points = " ".join(
             f"{escape(label.name)}:{view.points[seat]}" for seat, label in enumerate(seats)
@@ -254,16 +258,10 @@ def hand_text(
     if view.revealed and any(view.revealed):
         names = "、".join(seats[seat].html() for seat, shown in enumerate(view.revealed) if shown)
         lines.append(text(lang, "hand.revealed", names=names))
-    if view.partners and view.variant == "shuangkou":
-        lines.append(text(lang, "hand.partner", name=seats[view.partners[0]].html()))
-    elif view.variant == "paowang" and view.partners:
+    if view.partners:
         names = "、".join(seats[seat].html() for seat in view.partners)
         lines.append(text(lang, "hand.partner", name=names))
-    lines.append("")
-    lines.append(escape(format_cards(hand)) or "—")
-    if selected:
-        lines.append(text(lang, "hand.selected", cards=escape(format_cards(sorted(selected)))))
-    return "\n".join(lines)
+    return lines
 
 
 def play_button_label(
