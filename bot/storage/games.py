@@ -67,27 +67,6 @@ _PER_SEAT: Final[dict[str, Any]] = {
 UPDATABLE_FIELDS: Final = frozenset(_ENCODERS)
 
 
-class GameChanges(TypedDict, total=False):
-    """The fields of a game that :meth:`GamesRepository.update` may change, typed."""
-
-    status: GameStatus
-    seats: Sequence[SeatRecord]
-    seed: int | str | None
-    leader: int | None
-    hands: Sequence[Sequence[str]] | None
-    started_at: float | None
-    finished_at: float | None
-    table_message_id: int | None
-    lobby_message_id: int | None
-    hand_message_ids: Mapping[int, int]
-    takeover: Sequence[bool]
-    timeouts: Sequence[int]
-    escaped: Sequence[bool]
-    fixed_scores: Sequence[int | None]
-    deadline: float | None
-    previous_game_id: int | None
-
-
 class Bookkeeping(TypedDict, total=False):
     """What :meth:`GamesRepository.save` may store: the bookkeeping the service writes on
     every turn (no ``seats`` or ``status``: those need :meth:`~GamesRepository.update`)."""
@@ -105,6 +84,15 @@ class Bookkeeping(TypedDict, total=False):
     leader: int | None
     seed: int | str | None
     previous_game_id: int | None
+
+
+class GameChanges(Bookkeeping, total=False):
+    """The fields of a game that :meth:`GamesRepository.update` may change, typed: the
+    bookkeeping, and the seats, the status and an explicit deal."""
+
+    status: GameStatus
+    seats: Sequence[SeatRecord]
+    hands: Sequence[Sequence[str]] | None
 
 
 class GamesRepository:

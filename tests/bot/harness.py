@@ -7,8 +7,9 @@ that its logic can be tested fast and precisely.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,21 @@ def make_service(
         **({"new_seed": lambda: seed} if seed is not None else {}),
     )
     return service, messenger, scheduler
+
+
+@contextlib.asynccontextmanager
+async def running_service(
+    db: Database, **options: Any
+) -> AsyncIterator[tuple[GameService, RecordingMessenger]]:
+    """The service (``make_service(db, **options)``) with a recording messenger; shut down
+    and its timers cancelled after."""
+    service, messenger, scheduler = make_service(db, **options)
+    try:
+        yield service, messenger
+    finally:
+        await service.shutdown()
+        for name in list(scheduler.tasks):
+            scheduler.cancel(name)
 
 
 def user(user_id: int, name: str | None = None, lang: str = "zh-hans") -> UserInfo:

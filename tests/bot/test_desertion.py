@@ -12,7 +12,6 @@ thresholds are exact.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -26,7 +25,7 @@ from bot.service.tables import Table
 from bot.storage import Database, open_database
 from bot.strings import text
 from bot.variants import PAOWANG, SHUANGKOU, Variant
-from tests.bot.harness import RecordingMessenger, make_service, user, wait_until
+from tests.bot.harness import RecordingMessenger, running_service, user, wait_until
 
 GROUP = -100
 TWO_AGAINST_THREE = 0  # a seed: the 大王 in seats 0 and 4
@@ -49,17 +48,9 @@ async def db(tmp_path: Any) -> AsyncIterator[Database]:
     await database.close()
 
 
-@contextlib.asynccontextmanager
-async def running(
-    db: Database, clock: Clock, seed: int = 0, **settings: Any
-) -> AsyncIterator[tuple[GameService, RecordingMessenger]]:
-    service, messenger, scheduler = make_service(db, clock=clock, seed=seed, **settings)
-    try:
-        yield service, messenger
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
+def running(db: Database, clock: Clock, seed: int = 0, **settings: Any) -> Any:
+    """The service on ``clock``, every game dealt from ``seed``."""
+    return running_service(db, clock=clock, seed=seed, **settings)
 
 
 async def start(service: GameService, variant: Variant, humans: int) -> tuple[Table, list[Any]]:

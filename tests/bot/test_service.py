@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 
 import pytest
@@ -8,7 +7,7 @@ import pytest
 from bot.callbacks import Act, Callback
 from bot.storage import open_database
 from bot.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
-from tests.bot.harness import make_service, user, wait_until
+from tests.bot.harness import running_service, user, wait_until
 
 GROUP = -100
 
@@ -18,18 +17,6 @@ async def db(tmp_path):
     database = await open_database(str(tmp_path / "bot.sqlite3"))
     yield database
     await database.close()
-
-
-@contextlib.asynccontextmanager
-async def running_service(db, **settings):
-    """The service with a recording messenger; shut down and its timers cancelled after."""
-    service, messenger, scheduler = make_service(db, **settings)
-    try:
-        yield service, messenger
-    finally:
-        await service.shutdown()
-        for name in list(scheduler.tasks):
-            scheduler.cancel(name)
 
 
 @pytest.fixture
