@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from bot.game.players import KINDS, Player, decide, make_player
+from bot.game.protocol import GameState
+from bot.variants import VARIANTS
 
 SEATS = {"shuangkou": 4, "paowang": 5}
 DEFAULT_PLAYERS = {"shuangkou": "ai,random,ai,random", "paowang": "ai,random,ai,random,random"}
@@ -76,25 +78,17 @@ def _percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[max(0, index)]
 
 
-def new_game(variant: str, seed: int) -> Any:
-    if variant == "shuangkou":
-        from bot.game import shuangkou
-
-        return shuangkou.Game.deal(seed)
-    if variant == "paowang":
-        from bot.game import paowang
-
-        return paowang.Game.deal(seed)
-    raise ValueError(f"unknown game: {variant!r}")
+def new_game(variant: str, seed: int) -> GameState:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown game: {variant!r}")
+    return VARIANTS[variant].deal(seed, None)
 
 
-def next_actor(game: Any) -> int | None:
-    """The seat that must act now: a 刨王 亮王 answer first, then the seat whose turn it is."""
-    pending = getattr(game, "reveal_pending", None)
-    if pending:
-        return int(min(pending))
-    turn: int | None = game.turn
-    return turn
+def next_actor(game: GameState) -> int | None:
+    """The seat that acts next: of those that must act now (刨王's 亮王 answers, or the seat
+    whose turn it is), the lowest; None once the game is over."""
+    acting = game.to_act
+    return min(acting) if acting else None
 
 
 class _Timed:
