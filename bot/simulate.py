@@ -123,10 +123,8 @@ def play_out(game: Any, players: Sequence[Player]) -> Any:
     raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
 
 
-def run_simulation(
-    game: str, *, games: int, players: Sequence[str] | str | None = None, seed: int = 0
-) -> SimulationReport:
-    """Play ``games`` games of ``game`` with rotated seats; per-kind results."""
+def _seat_kinds(game: str, players: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The player kinds of a simulation's seats, checked (ValueError on a bad one)."""
     if game not in SEATS:
         raise ValueError(f"unknown game: {game!r}")
     if players is None:
@@ -139,7 +137,15 @@ def run_simulation(
     for kind in kinds:
         if kind not in KINDS:
             raise ValueError(f"unknown player kind: {kind!r} (choose from {', '.join(KINDS)})")
+    return kinds
 
+
+def run_simulation(
+    game: str, *, games: int, players: Sequence[str] | str | None = None, seed: int = 0
+) -> SimulationReport:
+    """Play ``games`` games of ``game`` with rotated seats; per-kind results."""
+    kinds = _seat_kinds(game, players)
+    seats = SEATS[game]
     per_game: dict[str, list[float]] = {kind: [] for kind in kinds}
     seat_games = dict.fromkeys(kinds, 0)
     wins = dict.fromkeys(kinds, 0)

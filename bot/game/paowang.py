@@ -1,37 +1,27 @@
 """通化刨王 (Tonghua Paowang): 5 players, 100 cards, secret teams decided by the two 大王.
 
 The rules are ``shared/rules/paowang.md``; ``docs/rules/paowang.md`` tells them to players.
-Everything here is pure: no I/O, no clock. The combinations live in :mod:`paowang_combos`
-and are re-exported here: ``classify``, ``beats``, ``legal_plays``.
+Pure: no I/O, no clock. The moves live here; the combinations (``classify``, ``beats``,
+``legal_plays``) in :mod:`paowang_combos`, the deal in :mod:`paowang_deal`, when a game is
+decided and its scores in :mod:`paowang_scoring`, what each seat may know in
+:mod:`paowang_view`; the names callers use are re-exported here.
 
-A game runs in three stretches:
-
-1. 亮王: every seat dealt a 大王 answers :meth:`Game.reveal` (in any order); ``turn`` is None
-   until all have answered. Answers are private; only a reveal is announced.
-2. Play: tricks as in every shedding game. The taker collects the trick's point cards.
-3. After a side has won while some of its players still hold cards and the losers have under
-   25 points, play goes on until the winners are all out (雪), unless the losers reach 25.
-
-The teams are the engine's secret: :meth:`Game.view` tells each seat only what it may know.
-
-``Game.result`` when it ends: ``outcome`` "win" (×1), "小雪" (×2) or "大雪" (×4); ``winners``
-the seats of the winning side; ``deltas`` the settlement row times ``multiplier``, which is
-the whole factor (snow × 2 if any 大王 was revealed, so ``deltas == row * multiplier``);
-``revealed``; ``side_points`` (winners', losers'); ``instant`` for a four-joker hand.
+A game runs in three stretches: 亮王 (every seat dealt a 大王 answers :meth:`Game.reveal`, in
+any order; only a reveal is announced), play (the taker of a trick collects its point cards),
+and 雪 (a side has won but some of its players hold cards and the losers have under 25: play
+goes on until the winners are all out, unless the losers reach 25). ``Game.result`` holds
+``deltas == row * multiplier`` (snow ×2/×4, ×2 if any 大王 was revealed).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 
 from bot.game.cards import (
     BIG_JOKER,
-    NO_SUIT,
-    SMALL_JOKER,
     Card,
-    double_deck_without_threes,
     parse_cards,
+    split_hand,
 )
 from bot.game.common import (
     Action,
@@ -59,16 +49,22 @@ from bot.game.paowang_combos import (
     classify,
     legal_plays,
 )
+from bot.game.paowang_deal import count_jokers, deal_hands
 from bot.game.paowang_scoring import (
     ESCAPE_GAMES,
     ESCAPE_MIN_SECONDS,
     ESCAPE_MIN_TURNS,
     SETTLEMENT,
     desertion_scores,
+    end_outcome,
     escape_penalty,
+    instant_result,
+    settled_result,
     settlement_row,
     turns_taken,
+    winning_side,
 )
+from bot.game.paowang_view import seat_view
 
 __all__ = [
     "ESCAPE_GAMES",
@@ -91,42 +87,15 @@ __all__ = [
 
 VARIANT = "paowang"
 SEATS = 5
-HAND_SIZE = 20
-TOTAL_POINTS = 200
-HEART_FIVE = Card(5, "♥")
-
-#: a side wins outright with this many points
-WIN_POINTS = 140
-#: ... or with this many when the first player out (扛旗) is on it
-FLAG_WIN_POINTS = 90
-#: losers with this many points end the game at once, ×1; under it they are snowed on
-SNOW_LIMIT = 25
 
 # sides, as indexes into Game._sides
 WANG = 0
 OTHER = 1
 
-# The deck in its unshuffled order, built once (cards are immutable): building it is a third
-# of a deal's cost otherwise.
-_DECK: tuple[Card, ...] = tuple(double_deck_without_threes())
 # The seats after each seat in playing order, itself last.
 _AFTER = tuple(
     tuple((seat + step) % SEATS for step in range(1, SEATS + 1)) for seat in range(SEATS)
 )
-
-
-def _count_jokers(hand: list[Card]) -> tuple[int, int]:
-    """(大王, 小王) in a sorted hand. Jokers sort last, so only they are visited."""
-    bigs = smalls = 0
-    for card in reversed(hand):
-        rank = card >> 3
-        if rank == BIG_JOKER:
-            bigs += 1
-        elif rank == SMALL_JOKER:
-            smalls += 1
-        else:
-            break
-    return bigs, smalls
 
 
 class Game:
@@ -152,7 +121,7 @@ class Game:
         if not 0 <= leader < SEATS:
             raise ValueError(f"no such seat: {leader}")
         self.hands: list[list[Card]] = [sorted(hand) for hand in hands]
-        jokers = [_count_jokers(hand) for hand in self.hands]
+        jokers = [count_jokers(hand) for hand in self.hands]
         bigs = [big for big, _ in jokers]
         smalls = [small for _, small in jokers]
         if sum(bigs) > 2 or sum(smalls) > 2:
@@ -190,7 +159,7 @@ class Game:
         self.turn: int | None = None if self._pending else leader
         holder = next((s for s in range(SEATS) if bigs[s] == 2 and smalls[s] == 2), None)
         if holder is not None:
-            self._finish_instant(holder)
+            self._finish(instant_result(holder), [])
         else:
             self._check_end([])
 
@@ -202,14 +171,8 @@ class Game:
         goes to seat ``(1 + i) % 5``. Unless ``leader`` is given (a later game: the bot names
         the previous winner), the seat dealt the first ♥5 leads.
         """
-        rng = random.Random(seed)
-        deck = list(_DECK)
-        rng.shuffle(deck)
-        # card i to seat (1 + i) % 5: seat s takes every fifth card from index (s - 1) % 5
-        hands = [deck[(seat - 1) % SEATS :: SEATS] for seat in range(SEATS)]
-        if leader is None:
-            leader = (1 + deck.index(HEART_FIVE)) % SEATS
-        return cls(hands, leader)
+        hands, heart_five = deal_hands(seed)
+        return cls(hands, heart_five if leader is None else leader)
 
     # -- questions ---------------------------------------------------------------------
 
@@ -297,60 +260,14 @@ class Game:
             return []
         return legal_plays(self.hands[seat], self.on_table, self.revealed[seat])
 
+    @property
+    def trick(self) -> tuple[tuple[int, Combo | None], ...]:
+        """The open trick so far: (seat, play or None for 不出)."""
+        return tuple(self.history[self._trick_start :])
+
     def view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may know; ``None`` gives the public view (the group's).
-
-        A seat knows its own hand, so whether it holds a 大王; everyone knows the reveals and
-        the 大王 played. Nothing in the public view depends on who holds the 大王 until one is
-        revealed or played.
-        """
-        if seat is not None and not 0 <= seat < SEATS:
-            raise IllegalPlay(Reason.NO_SUCH_SEAT, str(seat))
-        partners, opponents = self._knowledge(seat)
-        return SeatView(
-            variant=VARIANT,
-            seat=seat,
-            hand=tuple(self.hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(len(hand) for hand in self.hands),
-            turn=self.turn,
-            on_table=self.on_table,
-            on_table_seat=self.on_table_seat,
-            trick=tuple(self.history[self._trick_start :]),
-            history=tuple(self.history),
-            finish_order=tuple(self.finish_order),
-            partners=partners,
-            over=self.over,
-            opponents=opponents,
-            points=tuple(self.points),
-            revealed=tuple(self.revealed),
-            revealed_jokers=tuple(self.revealed_jokers),
-            reveal_pending=seat is not None and seat in self._pending and self.result is None,
-            reveal_phase=self.reveal_phase,
-            trick_points=self._trick_points,
-        )
-
-    def _knowledge(self, seat: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(partners, opponents) as far as ``seat`` can tell."""
-        if seat is None or not self.wang_side:
-            return (), ()
-        if self.result is not None:
-            # the result names the winners: the teams are public now
-            mine = self.side_of(seat)
-        else:
-            # the 大王 this seat can place: its own, and those revealed or played by others
-            known = [max(self.revealed_jokers[s], self.big_jokers_played[s]) for s in range(SEATS)]
-            known[seat] = self.big_jokers[seat]
-            if sum(known) < sum(self.big_jokers):
-                # Some 大王 is unplaced. A holder of one cannot tell who has the other;
-                # anyone else knows only the 王 seats shown so far to be opponents.
-                if self.big_jokers[seat]:
-                    return (), ()
-                return (), tuple(s for s in range(SEATS) if known[s])
-            wang = tuple(s for s in range(SEATS) if known[s])
-            mine = wang if seat in wang else tuple(s for s in range(SEATS) if s not in wang)
-        partners = tuple(s for s in mine if s != seat)
-        opponents = tuple(s for s in range(SEATS) if s not in mine)
-        return partners, opponents
+        """What ``seat`` may know; ``None`` gives the public view (the group's)."""
+        return seat_view(self, seat)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -399,29 +316,10 @@ class Game:
         if not wanted:
             raise IllegalPlay(Reason.NOT_A_COMBINATION, "no cards")
         hand = self.hands[seat]
-        # The cards taken as cards.take_from takes them (exact cards first, then each card
-        # typed without a suit takes the lowest held of its rank), but on a copy that becomes
-        # the hand once the play is legal: no second pass of removals.
-        remaining = hand.copy()
-        actual: list[Card] = []
-        loose: list[Card] = []
-        for card in wanted:
-            if card & 7 == NO_SUIT and card >> 3 < SMALL_JOKER:  # any card of its rank
-                loose.append(card)
-                continue
-            try:
-                remaining.remove(card)
-            except ValueError:
-                raise IllegalPlay(Reason.NOT_IN_HAND) from None
-            actual.append(card)
-        for card in loose:
-            rank = card >> 3
-            for i, held in enumerate(remaining):
-                if held >> 3 == rank:
-                    actual.append(remaining.pop(i))
-                    break
-            else:
-                raise IllegalPlay(Reason.NOT_IN_HAND)
+        split = split_hand(hand, wanted)
+        if split is None:
+            raise IllegalPlay(Reason.NOT_IN_HAND)
+        actual, remaining = split
         # classified afresh even when the cards come from legal_plays: a caller's Combo is
         # never trusted, so play() refuses everything the rules do
         combo = classify(actual, self.revealed[seat])
@@ -510,96 +408,46 @@ class Game:
         """Decide the game at a moment the rules look at (a player out, a trick taken)."""
         if self.result is not None:
             return True
+        hands = self.hands
         if not self.wang_side:
             # no 大王 in play (hand-made positions only): no sides, nothing to score
-            if sum(1 for hand in self.hands if hand) > 1:
+            if sum(1 for hand in hands if hand) > 1:
                 return False
-            self._finish("win", (), (0,) * SEATS, 1, (0, 0), events)
+            self._finish(Result("win", tuple(self.finish_order), (0,) * SEATS, ()), events)
             return True
         side_points = self.side_points()
+        sides = self._sides
         if self._won_side is None:
-            winning = self._winning_side(side_points)
+            first = self.first_out
+            winning = winning_side(
+                side_points,
+                None if first is None else self._side_of[first],
+                (not any(hands[s] for s in sides[WANG]), not any(hands[s] for s in sides[OTHER])),
+            )
             if winning is None:
                 return False
             self._won_side, self._won_how = winning
         won = self._won_side
-        losers_points = side_points[1 - won]
-        if losers_points >= SNOW_LIMIT:
-            outcome, factor = "win", 1
-        elif all(not self.hands[s] for s in self._sides[won]):
-            outcome, factor = ("大雪", 4) if losers_points == 0 else ("小雪", 2)
-        else:
+        decided = end_outcome(side_points[1 - won], not any(hands[s] for s in sides[won]))
+        if decided is None:
             return False  # 雪 in the making: the winners play on until they are all out
-        self._settle(won, outcome, factor, side_points, events)
-        return True
-
-    def _winning_side(self, side_points: tuple[int, int]) -> tuple[int, str] | None:
-        """The side that meets a winning condition now and which one, if any (at most one
-        side can)."""
-        for side in (WANG, OTHER):
-            if side_points[side] >= WIN_POINTS:
-                return side, "points"
-        first = self.first_out
-        if first is not None and side_points[self._side_of[first]] >= FLAG_WIN_POINTS:
-            return self._side_of[first], "flag"
-        for side in (WANG, OTHER):
-            if all(not self.hands[s] for s in self._sides[side]):
-                return side, "sweep"  # 双飞
-        return None
-
-    def _settle(
-        self,
-        won: int,
-        outcome: str,
-        factor: int,
-        side_points: tuple[int, int],
-        events: list[Event],
-    ) -> None:
-        winner_base, loser_base = settlement_row(len(self.wang_side), won == WANG)
-        multiplier = factor * (2 if self.any_revealed else 1)
-        winners = self._sides[won]
-        deltas = tuple(
-            (winner_base if s in winners else loser_base) * multiplier for s in range(SEATS)
-        )
-        points = (side_points[won], side_points[1 - won])
-        self._finish(outcome, winners, deltas, multiplier, points, events)
-
-    def _finish(
-        self,
-        outcome: str,
-        winners: tuple[int, ...],
-        deltas: tuple[int, ...],
-        multiplier: int,
-        side_points: tuple[int, int],
-        events: list[Event],
-    ) -> None:
-        self.result = Result(
-            outcome,
-            tuple(self.finish_order),
-            deltas,
-            winners,
-            multiplier=multiplier,
+        outcome, factor = decided
+        result = settled_result(
+            wang_size=len(self.wang_side),
+            wang_won=won == WANG,
+            winners=sides[won],
+            outcome=outcome,
+            factor=factor,
             revealed=self.any_revealed,
-            side_points=side_points,
+            finish_order=tuple(self.finish_order),
+            side_points=(side_points[won], side_points[1 - won]),
             how=self._won_how,
         )
-        self.turn = None
-        self._pending.clear()
-        events.append(GameOver(self.result))
+        self._finish(result, events)
+        return True
 
-    def _finish_instant(self, holder: int) -> None:
-        """All four jokers in one hand: that player wins at once, 1 against 4, ×1."""
-        winner_base, loser_base = settlement_row(1, True)
-        deltas = tuple(winner_base if s == holder else loser_base for s in range(SEATS))
-        self.result = Result(
-            "win",
-            (),
-            deltas,
-            (holder,),
-            multiplier=1,
-            side_points=(0, 0),
-            instant=True,
-            how="four_jokers",
-        )
+    def _finish(self, result: Result, events: list[Event]) -> None:
+        self.result = result
         self.turn = None
         self._pending.clear()
+        events.append(GameOver(result))

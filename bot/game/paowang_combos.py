@@ -127,15 +127,21 @@ def classify(cards: Sequence[Card], revealed: bool = False) -> Combo | None:
     if len(counts) == 2 and counts.get(ACE) == 1 and FOUR in counts:
         fours = counts[FOUR]  # 小幺 has two, 老老幺 ×8 eight
         return Combo("ladder", combo_cards, ACE, 1, _YAO_TIER[fours]) if 2 <= fours <= 8 else None
+    return _run(combo_cards, counts)
+
+
+def _run(cards: tuple[Card, ...], counts: dict[int, int]) -> Combo | None:
+    """A 顺子 or 连对 of three ranks or more among 4..A, or None."""
     low = min(counts)
     high = max(counts)
     run = len(counts)
     if run < 3 or high > ACE or low < FOUR or high - low + 1 != run:
         return None
+    n = len(cards)
     if n == run:
-        return Combo("straight", combo_cards, high, run)
+        return Combo("straight", cards, high, run)
     if n == 2 * run and all(count == 2 for count in counts.values()):
-        return Combo("pair_straight", combo_cards, high, run)
+        return Combo("pair_straight", cards, high, run)
     return None
 
 

@@ -1,7 +1,8 @@
 """通化刨王's scores: the settlement rows, and what a desertion (逃跑) fixes.
 
-The rules are ``shared/rules/paowang.md`` (Settlement). Pure: no I/O, no clock; the bot says
-how long a game has lasted.
+The rules are ``shared/rules/paowang.md`` (Game end, Settlement). Pure: no I/O, no clock; the
+bot says how long a game has lasted. The engine asks here when a game is decided and how it is
+scored; the moves themselves stay in :mod:`bot.game.paowang`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.game.common import IllegalPlay, Reason
+from bot.game.common import IllegalPlay, Reason, Result
 
 if TYPE_CHECKING:
     from bot.game.paowang import Game
@@ -18,14 +19,28 @@ __all__ = [
     "ESCAPE_GAMES",
     "ESCAPE_MIN_SECONDS",
     "ESCAPE_MIN_TURNS",
+    "FLAG_WIN_POINTS",
     "SETTLEMENT",
+    "SNOW_LIMIT",
+    "WIN_POINTS",
     "desertion_scores",
+    "end_outcome",
     "escape_penalty",
+    "instant_result",
+    "settled_result",
     "settlement_row",
     "turns_taken",
+    "winning_side",
 ]
 
 SEATS = 5
+
+#: a side wins outright with this many points
+WIN_POINTS = 140
+#: ... or with this many when the first player out (扛旗) is on it
+FLAG_WIN_POINTS = 90
+#: losers with this many points end the game at once, ×1; under it they are snowed on
+SNOW_LIMIT = 25
 
 #: Settlement rows: (王 side size, 王 side won) -> (each winner, each loser), before multipliers.
 SETTLEMENT: dict[tuple[int, bool], tuple[int, int]] = {
@@ -98,4 +113,82 @@ def desertion_scores(
     return tuple(
         penalty if s == seat else 0 if s in partners or not counts else winner_base
         for s in range(SEATS)
+    )
+
+
+def winning_side(
+    side_points: tuple[int, int], flag_side: int | None, sides_out: tuple[bool, bool]
+) -> tuple[int, str] | None:
+    """The side (0: 王, 1: other) that meets a winning condition now and how, if any.
+
+    ``flag_side`` is the side of the first player out (扛旗), ``sides_out`` whether each side
+    has all its players out. At most one side can meet a condition at a time.
+    """
+    for side in (0, 1):
+        if side_points[side] >= WIN_POINTS:
+            return side, "points"
+    if flag_side is not None and side_points[flag_side] >= FLAG_WIN_POINTS:
+        return flag_side, "flag"
+    for side in (0, 1):
+        if sides_out[side]:
+            return side, "sweep"  # 双飞
+    return None
+
+
+def end_outcome(losers_points: int, winners_out: bool) -> tuple[str, int] | None:
+    """(outcome, factor) once a side has won, or None while the winners play on (雪 in the
+    making): losers with 25 points end it at ×1; otherwise it ends when the winners are all
+    out, 大雪 ×4 if the losers have nothing, else 小雪 ×2."""
+    if losers_points >= SNOW_LIMIT:
+        return "win", 1
+    if winners_out:
+        return ("大雪", 4) if losers_points == 0 else ("小雪", 2)
+    return None
+
+
+def settled_result(
+    *,
+    wang_size: int,
+    wang_won: bool,
+    winners: tuple[int, ...],
+    outcome: str,
+    factor: int,
+    revealed: bool,
+    finish_order: tuple[int, ...],
+    side_points: tuple[int, int],
+    how: str,
+) -> Result:
+    """The result of a decided game: the settlement row × the snow factor × 2 for a reveal.
+
+    ``side_points`` are (winners', losers')."""
+    winner_base, loser_base = settlement_row(wang_size, wang_won)
+    multiplier = factor * (2 if revealed else 1)
+    deltas = tuple(
+        (winner_base if s in winners else loser_base) * multiplier for s in range(SEATS)
+    )
+    return Result(
+        outcome,
+        finish_order,
+        deltas,
+        winners,
+        multiplier=multiplier,
+        revealed=revealed,
+        side_points=side_points,
+        how=how,
+    )
+
+
+def instant_result(holder: int) -> Result:
+    """All four jokers in one hand: that player wins at once, 1 against 4, ×1."""
+    winner_base, loser_base = settlement_row(1, True)
+    deltas = tuple(winner_base if s == holder else loser_base for s in range(SEATS))
+    return Result(
+        "win",
+        (),
+        deltas,
+        (holder,),
+        multiplier=1,
+        side_points=(0, 0),
+        instant=True,
+        how="four_jokers",
     )

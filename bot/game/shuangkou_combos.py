@@ -56,36 +56,50 @@ def classify_all(cards: Sequence[Card]) -> list[Combo]:
     if n == 1:
         return [Combo("single", combo_cards, low)]
     if len(ranks) == 1:
-        if n == 2:
-            return [Combo("pair", combo_cards, low)]
-        if low >= SMALL_JOKER:
-            return []
-        if n == 3:
-            return [Combo("triple", combo_cards, low)]
-        if 4 <= n <= 8:
-            return [Combo("bomb", combo_cards, _bomb_power(n, low))]
-        return []
+        return _one_rank(combo_cards, low)
     if n == 4 and counts.get(SMALL_JOKER) == 2 and counts.get(BIG_JOKER) == 2:
         return [Combo("joker_bomb", combo_cards, _JOKER_BOMB_POWER)]
     if high > ACE:
         return []
-    run = len(ranks)
-    consecutive = high - low + 1 == run
-    if consecutive:
-        same = counts[low]
-        if all(counts[rank] == same for rank in ranks):
-            if same == 1 and run >= 5:
-                suits = {card & 7 for card in cards}
-                if len(suits) == 1 and next(iter(suits)) < 4:
-                    return [Combo("straight_flush", combo_cards, high, run)]
-                return [Combo("straight", combo_cards, high, run)]
-            if same == 2 and run >= 3:
-                return [Combo("pair_straight", combo_cards, high, run)]
-            if same == 3 and run >= 3:
-                return [Combo("triple_straight", combo_cards, high, run)]
-            if same == 4 and run == 3:
-                return [Combo("triple_bomb", combo_cards, _TRIPLE_BOMB_BASE + high, 3)]
+    if high - low + 1 == len(ranks):  # consecutive ranks
+        even = _even_run(combo_cards, counts, ranks)
+        if even is not None:
+            return [even]
     return _plane_readings(combo_cards, counts, n)
+
+
+def _one_rank(cards: tuple[Card, ...], rank: int) -> list[Combo]:
+    """The reading of two or more cards of one rank: a pair, a triple or a bomb."""
+    n = len(cards)
+    if n == 2:
+        return [Combo("pair", cards, rank)]
+    if rank >= SMALL_JOKER:
+        return []
+    if n == 3:
+        return [Combo("triple", cards, rank)]
+    if 4 <= n <= 8:
+        return [Combo("bomb", cards, _bomb_power(n, rank))]
+    return []
+
+
+def _even_run(cards: tuple[Card, ...], counts: dict[int, int], ranks: list[int]) -> Combo | None:
+    """The reading of consecutive ranks 3..A held the same number of times each, if any."""
+    same = counts[ranks[0]]
+    if any(counts[rank] != same for rank in ranks):
+        return None
+    run, high = len(ranks), ranks[-1]
+    if same == 1 and run >= 5:
+        suits = {card & 7 for card in cards}
+        if len(suits) == 1 and next(iter(suits)) < 4:
+            return Combo("straight_flush", cards, high, run)
+        return Combo("straight", cards, high, run)
+    if same == 2 and run >= 3:
+        return Combo("pair_straight", cards, high, run)
+    if same == 3 and run >= 3:
+        return Combo("triple_straight", cards, high, run)
+    if same == 4 and run == 3:
+        return Combo("triple_bomb", cards, _TRIPLE_BOMB_BASE + high, 3)
+    return None
 
 
 def _plane_readings(cards: tuple[Card, ...], counts: dict[int, int], n: int) -> list[Combo]:
@@ -159,17 +173,8 @@ def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
     counts = list(map(len, by_rank))
     out: list[Combo]
     if on is None:
-        out = [Combo("single", (cards[0],), rank) for rank, cards in enumerate(by_rank) if cards]
-        out += [
-            Combo("pair", (cards[0], cards[1]), rank)
-            for rank, cards in enumerate(by_rank)
-            if len(cards) > 1
-        ]
-        out += [
-            Combo("triple", (cards[0], cards[1], cards[2]), rank)
-            for rank, cards in enumerate(by_rank[: TWO + 1])
-            if len(cards) > 2
-        ]
+        out = _sets("single", by_rank, -1) + _sets("pair", by_rank, -1)
+        out += _sets("triple", by_rank, -1)
         _runs(out, by_rank, counts, 2, "pair_straight", 0, 0)
         _runs(out, by_rank, counts, 3, "triple_straight", 0, 0)
         if len(hand) >= 15:
@@ -177,30 +182,13 @@ def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
         _straights(out, by_rank, counts, 0, 0, True, True)
         _bombs(out, by_rank, counts, 0)
         return out
-    out = []
     kind = on.kind
     if kind in BOMB_KINDS:
+        out = []
         _bombs(out, by_rank, counts, on.key)
         return out
-    if kind == "single":
-        out = [
-            Combo(kind, (cards[0],), rank)
-            for rank, cards in enumerate(by_rank)
-            if cards and rank > on.key
-        ]
-    elif kind == "pair":
-        out = [
-            Combo(kind, (cards[0], cards[1]), rank)
-            for rank, cards in enumerate(by_rank)
-            if len(cards) > 1 and rank > on.key
-        ]
-    elif kind == "triple":
-        out = [
-            Combo(kind, (cards[0], cards[1], cards[2]), rank)
-            for rank, cards in enumerate(by_rank[: TWO + 1])
-            if len(cards) > 2 and rank > on.key
-        ]
-    elif kind == "pair_straight":
+    out = _sets(kind, by_rank, on.key) if kind in _SET_SIZE else []
+    if kind == "pair_straight":
         _runs(out, by_rank, counts, 2, kind, on.chain, on.key)
     elif kind == "triple_straight":
         _runs(out, by_rank, counts, 3, kind, on.chain, on.key)
@@ -212,6 +200,21 @@ def legal_plays(hand: Sequence[Card], on: Combo | None) -> list[Combo]:
         _straights(out, by_rank, counts, on.chain, on.key, False, True)
     _bombs(out, by_rank, counts, 0)
     return out
+
+
+_SET_SIZE = {"single": 1, "pair": 2, "triple": 3}
+
+
+def _sets(kind: str, by_rank: list[list[Card]], above: int) -> list[Combo]:
+    """The singles, pairs or triples (``kind``) of ranks above ``above``, low to high; a triple
+    is of 3..2 only (two jokers of a colour make a pair at most)."""
+    size = _SET_SIZE[kind]
+    ranks = by_rank[: TWO + 1] if size == 3 else by_rank
+    return [
+        Combo(kind, tuple(cards[:size]), rank)
+        for rank, cards in enumerate(ranks)
+        if len(cards) >= size and rank > above
+    ]
 
 
 def _run_starts(counts: list[int], width: int, shortest: int) -> list[tuple[int, int]]:

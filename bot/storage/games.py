@@ -131,19 +131,10 @@ class GamesRepository:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " RETURNING id",
                 (
-                    chat_id,
-                    variant,
-                    status,
-                    opener_id,
-                    encode_seats(seats),
-                    encode_seed(seed),
-                    leader,
-                    encode_hands(hands),
-                    self._db.clock(),
-                    encode_message_ids({}),
-                    encode_flags([False] * seat_count),
-                    encode_counts([0] * seat_count),
-                    encode_flags([False] * seat_count),
+                    chat_id, variant, status, opener_id, encode_seats(seats),
+                    encode_seed(seed), leader, encode_hands(hands), self._db.clock(),
+                    encode_message_ids({}), encode_flags([False] * seat_count),
+                    encode_counts([0] * seat_count), encode_flags([False] * seat_count),
                     previous_game_id,
                 ),
             )

@@ -266,33 +266,9 @@ class PaowangAI:
         danger = self._danger(view)
         taker_left = view.hand_sizes[taker] if taker is not None else 99
         at_stake = view.trick_points
-        unseen = cards_unseen(view)
-
-        best: Combo | None = None
-        best_gain = float("-inf")
-        bomb_best: Combo | None = None
-        bomb_gain = float("-inf")
-        for combo in options:
-            rest = list(counts)
-            for card in combo.cards:
-                rest[card >> 3] -= 1
-            after = plan_for(rest, revealed)
-            gain = after.score - plan.score
-            points = _points(combo.cards)
-            if combo.tier:
-                gain += 2.0 * max(0, 3 - len(after.parts))
-                if gain > bomb_gain:
-                    bomb_best, bomb_gain = combo, gain
-                continue
-            # a play that the others can still beat risks its own points and the trick's
-            part = Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False)
-            if _beatable(part, unseen):
-                gain -= 0.4 * points
-            else:
-                gain += 0.3 * (at_stake + points)
-            if gain > best_gain:
-                best, best_gain = combo, gain
-
+        (best, best_gain), (bomb_best, _) = _rank_follows(
+            options, plan, counts, revealed, at_stake, cards_unseen(view)
+        )
         urgent = taker_left <= DANGER or danger <= 2
         if best is not None and (best_gain >= -3.0 or urgent or at_stake >= 20):
             return best
@@ -309,3 +285,40 @@ class PaowangAI:
         ):
             return bomb_best
         return None
+
+
+def _rank_follows(
+    options: list[Combo],
+    plan: Plan,
+    counts: list[int],
+    revealed: bool,
+    at_stake: int,
+    unseen: list[int],
+) -> tuple[tuple[Combo | None, float], tuple[Combo | None, float]]:
+    """((the best ordinary follow, its gain), (the best ladder entry, its gain)): the gain is
+    what the play does to the hand's plan, and to the points it risks or wins."""
+    best: Combo | None = None
+    best_gain = float("-inf")
+    bomb_best: Combo | None = None
+    bomb_gain = float("-inf")
+    for combo in options:
+        rest = list(counts)
+        for card in combo.cards:
+            rest[card >> 3] -= 1
+        after = plan_for(rest, revealed)
+        gain = after.score - plan.score
+        points = _points(combo.cards)
+        if combo.tier:
+            gain += 2.0 * max(0, 3 - len(after.parts))
+            if gain > bomb_gain:
+                bomb_best, bomb_gain = combo, gain
+            continue
+        # a play that the others can still beat risks its own points and the trick's
+        part = Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False)
+        if _beatable(part, unseen):
+            gain -= 0.4 * points
+        else:
+            gain += 0.3 * (at_stake + points)
+        if gain > best_gain:
+            best, best_gain = combo, gain
+    return (best, best_gain), (bomb_best, bomb_gain)
