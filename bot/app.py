@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from pydantic import ValidationError
-from telegram import BotCommand
+from telegram import BotCommand, ChatMember
 from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, JobQueue
 
 from bot.config import Settings
@@ -19,7 +20,7 @@ from bot.handlers.common import Throttle
 from bot.service import GameService
 from bot.service.outbox import Messenger
 from bot.service.service import random_seed
-from bot.storage import open_database
+from bot.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.strings import text
 
 log = logging.getLogger(__name__)
@@ -71,9 +72,9 @@ def build_application(
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )
-    if settings.telegram_api_base_url:
-        base = settings.telegram_api_base_url.rstrip("/")
-        builder = builder.base_url(base).base_file_url(base.rsplit("/", 1)[0] + "/file/bot")
+    urls = api_urls(settings)
+    if urls is not None:
+        builder = builder.base_url(urls[0]).base_file_url(urls[1])
     application = builder.build()
     application.bot_data["settings"] = settings
     application.bot_data["new_seed"] = new_seed
@@ -112,16 +113,32 @@ async def running_application(
 
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = application.bot_data["settings"]
-    db = await open_database(settings.database_path)
+    db = await open_checked(settings)
     bot = application.bot
 
-    async def is_admin(chat_id: int, user_id: int) -> bool:
+    async def status(chat_id: int, user_id: int) -> ChatMember | None:
         try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except Exception:
-            log.warning("could not check admin rights of %s in %s", user_id, chat_id)
+            member: ChatMember = await bot.get_chat_member(chat_id, user_id)
+        except TelegramError as error:  # refused either way: rights are not assumed
+            log.warning("could not look up %s in %s: %s", user_id, chat_id, error)
+            return None
+        return member
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        member = await status(chat_id, user_id)
+        return member is not None and member.status in (
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.OWNER,
+        )
+
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        member = await status(chat_id, user_id)
+        if member is None or member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
             return False
-        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        # a restricted user may or may not still be in the group
+        return member.status != ChatMemberStatus.RESTRICTED or bool(
+            getattr(member, "is_member", False)
+        )
 
     assert application.job_queue is not None
     service = GameService(
@@ -135,6 +152,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         settings=settings,
         bot_username=bot.username,
         is_admin=is_admin,
+        is_member=is_member,
         new_seed=application.bot_data["new_seed"],
     )
     application.bot_data["db"] = db
@@ -168,23 +186,9 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
         await db.close()
 
 
-def load_settings() -> Settings | None:
-    try:
-        return Settings()  # type: ignore[call-arg]
-    except ValidationError as error:
-        missing = [".".join(str(p) for p in e["loc"]) for e in error.errors()]
-        if any("telegram_bot_token" in name for name in missing):
-            print(
-                "TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in the "
-                "environment or in a .env file.",
-                file=sys.stderr,
-            )
-        else:
-            print(f"invalid settings: {error}", file=sys.stderr)
-        return None
-
-
 def run() -> int:
+    """``python -m bot run``: 0 after a clean stop, 2 for bad settings (one line each on
+    stderr), 1 when Telegram cannot be reached."""
     settings = load_settings()
     if settings is None:
         return 2
@@ -193,7 +197,16 @@ def run() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    application = build_application(settings)
+    try:
+        asyncio.run(preflight(settings))
+        _serve(build_application(settings), settings)
+    except StartupError as error:
+        print(error, file=sys.stderr)
+        return error.code
+    return 0
+
+
+def _serve(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
     allowed = ALLOWED_UPDATES
     if settings.webhook_url:
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
@@ -206,4 +219,3 @@ def run() -> int:
         )
     else:
         application.run_polling(allowed_updates=allowed)
-    return 0

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: what @BotFather hands out: the bot's id, a colon, and a secret of letters, digits, - and _
+_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 
 
 class Settings(BaseSettings):
@@ -56,10 +60,15 @@ class Settings(BaseSettings):
 
     @field_validator("telegram_bot_token")
     @classmethod
-    def _token_not_blank(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
-            raise ValueError("TELEGRAM_BOT_TOKEN is empty")
-        return value
+    def _token_shaped(cls, value: SecretStr) -> SecretStr:
+        # A token pasted with a newline or spaces around it is the token: only they go. The
+        # message never repeats the value (it is a secret).
+        token = value.get_secret_value().strip()
+        if not token:
+            raise ValueError("is empty")
+        if not _TOKEN.fullmatch(token):
+            raise ValueError("does not look like a token from @BotFather (digits:letters)")
+        return SecretStr(token)
 
     @property
     def token(self) -> str:

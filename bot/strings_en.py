@@ -26,6 +26,8 @@ EN: dict[str, str] = {
     "lobby.only_opener": "Only the opener or a group admin can do that.",
     "lobby.cancelled": "The game was cancelled.",
     "lobby.computer_name": "Computer {n}",
+    "lobby.not_member": "You are not a member of 「{chat}」, so you cannot join its game.",
+    "lobby.removed": "🚪 {name} was removed from the lobby.",
     "lobby.busy_elsewhere": "You are playing in another game.",
     "table.title": "🃏 <b>{variant}</b> · move {number}",
     "table.turn": "▶ {name} to play",
@@ -160,8 +162,8 @@ EN: dict[str, str] = {
     "/newgame [shuangkou|paowang] open a game (in a group)\n"
     "/rank your titles\n/top the group's best\n/rules the rules\n/lang language\n"
     "/hand send my hand again (private)\n/leave leave the game (counts as 逃跑)\n"
-    "/cancel cancel the game (opener or admin)\n/kick reply to a player to hand the seat to "
-    "the computer (admin)\n\n"
+    "/cancel cancel the game (opener or admin)\n/kick reply to a player: frees their seat "
+    "in a lobby, hands it to the computer in a game (opener or admin)\n\n"
     "<b>Playing</b>: in the private chat tap cards to select them, then Play; or type a play "
     "such as “33 44 55” or “pass”.",
     "rules.shuangkou": "<b>Shuangkou</b>: 4 players, partners sit opposite; 2 decks (108 cards), "

@@ -28,6 +28,8 @@ ZH: dict[str, str] = {
     "lobby.only_opener": "只有开局者或群管理员可以这样做。",
     "lobby.cancelled": "牌局已取消。",
     "lobby.computer_name": "电脑{n}",
+    "lobby.not_member": "你不是「{chat}」的成员，不能加入这局。",
+    "lobby.removed": "🚪 {name} 被移出了等待中的牌局。",
     "lobby.busy_elsewhere": "你正在另一局中。",
     # game start and table
     "table.title": "🃏 <b>{variant}</b> · 第 {number} 手",
@@ -163,7 +165,7 @@ ZH: dict[str, str] = {
     "/newgame [双扣|刨王] 开局（群里）\n"
     "/rank 我的等级\n/top 本群排行\n/rules 规则\n/lang 切换语言\n"
     "/hand 重新发我的手牌（私聊）\n/leave 离开牌局（算逃跑）\n"
-    "/cancel 取消牌局（开局者或管理员）\n/kick 回复某人，把他的座位交给电脑（管理员）\n\n"
+    "/cancel 取消牌局（开局者或管理员）\n/kick 回复某人：开局前让出座位，开局后由电脑接替（开局者或管理员）\n\n"
     "<b>出牌</b>：在私聊里点牌选中，再点「出牌」；或直接打字，如「33 44 55」「不出」。",
     "rules.shuangkou": "<b>绍兴双扣</b>：4人，对家一队，两副牌108张，每人27张。\n"
     "牌型：单张、对子、三张、连对(3对起)、连三张(3个起)、连三张带连对、顺子(5张起)、同花顺、"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Update
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot.callbacks import Act, decode
@@ -16,6 +17,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_ACTS = {Act.JOIN, Act.LEAVE, Act.COMPUTER, Act.START, Act.CANCEL}
 MAX_ANSWER = 200
+ANSWER_ATTEMPTS = 2
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -40,9 +42,25 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             reply = Reply(text(await service.language(user), "err.not_yours"), alert=True)
         else:
             reply = await service.on_hand_callback(user, callback, _offering(query))
-    await query.answer(
-        _plain(reply.text)[:MAX_ANSWER] or None, show_alert=reply.alert, url=reply.url
-    )
+    await _answer(query, reply)
+
+
+async def _answer(query: CallbackQuery, reply: Reply) -> None:
+    """Answer the press, once more if Telegram failed on its side (a 5xx or a lost answer):
+    the action is done either way, and the player's client spins until answered."""
+    for attempt in range(ANSWER_ATTEMPTS):
+        try:
+            await query.answer(
+                _plain(reply.text)[:MAX_ANSWER] or None, show_alert=reply.alert, url=reply.url
+            )
+            return
+        except (NetworkError, TimedOut) as error:  # a 5xx is a NetworkError in PTB
+            if isinstance(error, BadRequest) or attempt + 1 == ANSWER_ATTEMPTS:
+                log.warning("could not answer press %s: %s", query.id, error)
+                return
+        except TelegramError as error:  # too old, or the like: answering again cannot help
+            log.warning("could not answer press %s: %s", query.id, error)
+            return
 
 
 def _offering(query: CallbackQuery) -> int | None:

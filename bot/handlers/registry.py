@@ -46,14 +46,18 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def register_handlers(application: Application) -> None:  # type: ignore[type-arg]
+    # Only new messages: an edited old message is not a new command or play (PTB's handlers
+    # take edits too unless told otherwise).
+    new_message = filters.UpdateType.MESSAGE
     for name, callback in COMMANDS:
-        application.add_handler(CommandHandler(name, callback))
+        application.add_handler(CommandHandler(name, callback, filters=new_message))
     application.add_handler(CallbackQueryHandler(buttons.on_button, pattern=CALLBACK_PATTERN))
     # anything else pressed (forged or from an older bot) still gets an answer
     application.add_handler(CallbackQueryHandler(buttons.on_button))
     application.add_handler(
         MessageHandler(
-            filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, private.on_private_text
+            new_message & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
+            private.on_private_text,
         )
     )
     application.add_handler(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from bot.safe_names import HUMAN_MARK, safe_name
 from bot.strings import Lang
 
 
@@ -38,10 +39,17 @@ class Source(Enum):
 
 @dataclass(frozen=True, slots=True)
 class UserInfo:
+    """A person as they enter the service; ``name`` is made safe to show (see
+    :func:`bot.safe_names.safe_name`) whatever way they came in."""
+
     user_id: int
     name: str
     username: str | None = None
     language_code: str | None = None
+
+    def __post_init__(self) -> None:
+        fallback = f"{HUMAN_MARK}{str(self.user_id)[-4:]}"
+        object.__setattr__(self, "name", safe_name(self.name, fallback))
 
 
 class Scheduler(Protocol):

@@ -111,7 +111,7 @@ class Departures:
         hub = self.hub
         lang = await hub.people.language(admin)
         table = hub.registry.in_chat(chat_id)
-        if table is None or table.status != "playing":
+        if table is None or table.status not in ("lobby", "playing"):
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
             if not await hub.lobby.may_manage(table, admin.user_id):
@@ -119,6 +119,10 @@ class Departures:
             index = table.seat_of(target_id)
             if index is None:
                 return Reply(text(lang, "lobby.not_seated"))
+            if table.status == "lobby":  # before the start: the seat is simply free again
+                name = table.seats[index].label().html()
+                await hub.lobby.unseat(table, index)
+                return Reply(text(lang, "lobby.removed", name=name))
             await hub.hands.retire(table, index, "")
             await self.abandon(table, index, "event.kicked")
         return Reply()

@@ -3,10 +3,13 @@ cancelling, and 「再来一局」."""
 
 from __future__ import annotations
 
+from html import escape
+
 from bot.callbacks import Act, Callback
 from bot.render import lobby_keyboard, lobby_text, variant_name
 from bot.service.base import Reply, UserInfo
 from bot.service.hub import Hub
+from bot.service.join_links import game_of_payload, join_payload, link_key
 from bot.service.outbox import Delivery
 from bot.service.settlement import charge_deserters
 from bot.service.tables import Seat, Table
@@ -20,7 +23,11 @@ class Lobby:
         self.hub = hub
 
     def deep_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.hub.bot_username}?start=j{game_id}"
+        return f"https://t.me/{self.hub.bot_username}?start={join_payload(self._link_key, game_id)}"
+
+    @property
+    def _link_key(self) -> bytes:
+        return link_key(self.hub.settings.token)
 
     # ---- lobby -------------------------------------------------------------------------
 
@@ -86,23 +93,35 @@ class Lobby:
     async def _seat_human(
         self, table: Table, user: UserInfo, lang: Lang, *, confirm: bool = True
     ) -> Reply | None:
-        """Seat ``user`` if their private chat works; None when seated, else the answer."""
+        """Seat ``user`` if they sit nowhere and their private chat works; None when seated,
+        else the answer.
+
+        The seat is taken in memory before anything is awaited, so that two presses in two
+        groups in the same moment cannot both pass the check: the second finds the user busy.
+        """
+        refused = self._no_seat(table, user, lang)
+        if refused is not None:
+            return refused
+        table.seats.append(Seat(user.user_id, user.name, language=lang))
+        self.hub.registry.seat(table, user.user_id)
         if confirm:
             sent = await self.hub.messenger.send(
                 user.user_id,
                 text(
                     lang,
                     "lobby.joined_private",
-                    chat=table.chat_title,
+                    chat=escape(table.chat_title),
                     variant=variant_name(lang, table.variant.name),
                 ),
                 notify=False,
             )
             if sent.delivery is Delivery.BLOCKED:
+                index = table.seat_of(user.user_id)
+                if index is not None and table.status == "lobby":
+                    self.hub.registry.unseat(table, index)
+                    del table.seats[index]
                 await self.hub.db.players.set_can_message(user_id=user.user_id, can_message=False)
                 return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
-        table.seats.append(Seat(user.user_id, user.name, language=lang))
-        self.hub.registry.seat(table, user.user_id)
         await self._save_seats(table)
         return None
 
@@ -140,22 +159,26 @@ class Lobby:
             shuangkou=variant_name(lang, "shuangkou"),
             paowang=variant_name(lang, "paowang"),
         )
-        if not payload or not payload.startswith("j") or not payload[1:].isdigit():
+        if not payload:
             return Reply(hello)
-        table = self.hub.registry.get(int(payload[1:]))
+        game_id = game_of_payload(self._link_key, payload)
+        table = self.hub.registry.get(game_id) if game_id is not None else None
         if table is None or table.status != "lobby":
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
-            refused = self._no_seat(table, user, lang)
+            if table.seat_of(user.user_id) is None and not await self.hub.is_member(
+                table.chat_id, user.user_id
+            ):
+                return Reply(text(lang, "lobby.not_member", chat=escape(table.chat_title)))
+            refused = await self._seat_human(table, user, lang, confirm=False)
             if refused is not None:
                 return refused
-            await self._seat_human(table, user, lang, confirm=False)
             await self._post_lobby(table)
         return Reply(
             text(
                 lang,
                 "lobby.joined_private",
-                chat=table.chat_title,
+                chat=escape(table.chat_title),
                 variant=variant_name(lang, table.variant.name),
             )
         )

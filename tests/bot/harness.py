@@ -144,6 +144,9 @@ def make_service(
     async def is_admin(chat_id: int, user_id: int) -> bool:
         return False
 
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        return True
+
     service = GameService(
         db=db,
         messenger=messenger,  # type: ignore[arg-type]
@@ -151,6 +154,7 @@ def make_service(
         settings=settings(**overrides),
         bot_username="CardTestBot",
         is_admin=is_admin,
+        is_member=is_member,
         retry_delay=retry_delay,
         **({"clock": clock} if clock is not None else {}),
         **({"new_seed": lambda: seed} if seed is not None else {}),

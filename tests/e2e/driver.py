@@ -86,7 +86,7 @@ class Table_:
 
 def setup_world(fake: FakeTelegram, people: int) -> list[int]:
     ids = [101 + i for i in range(people)]
-    fake.add_group(GROUP, "牌友群", admins=(ADMIN,))
+    fake.add_group(GROUP, "牌友群", admins=(ADMIN,), members=ids)
     for index, user_id in enumerate(ids):
         fake.add_user(user_id, f"玩家{index + 1}", language_code="zh-hans")
     return ids

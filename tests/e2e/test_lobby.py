@@ -52,21 +52,23 @@ async def test_a_user_who_never_started_the_bot_joins_through_the_deep_link(
         lobby = await _open(fake, opener)
         game_id = service.by_chat[GROUP]
         table = service.tables[game_id]
-        link = f"https://t.me/CardTestBot?start=j{game_id}"
+        link = service.deep_link(game_id)
+        assert link.startswith(f"https://t.me/CardTestBot?start=j{game_id}_")
+        payload = link.split("start=", 1)[1]
         answer = await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
         assert answer.url == link
         assert answer.text == "请先私聊我并点「开始」，然后会自动入座。"
         assert [s.user_id for s in table.seats] == [opener]
         assert "新人" not in (lobby.text or "")
         # they open the link: Telegram sends /start j<id> in the private chat
-        reply = await say(fake, NEWCOMER, NEWCOMER, f"/start j{game_id}")
+        reply = await say(fake, NEWCOMER, NEWCOMER, f"/start {payload}")
         assert reply.text == "你已加入「牌友群」的绍兴双扣牌局，开局后手牌会发到这里。"
         assert [s.user_id for s in table.seats] == [opener, NEWCOMER]
         await fake.wait_for(lambda: "2. 新人" in (lobby.text or ""), what="the lobby updated")
         # once seated, a second press or a second link changes nothing
         answer = await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
         assert answer.text == "你已经在座位上了。" and answer.url is None
-        reply = await say(fake, NEWCOMER, NEWCOMER, f"/start j{game_id}")
+        reply = await say(fake, NEWCOMER, NEWCOMER, f"/start {payload}")
         assert reply.text == "你已经在座位上了。"
         reply = await say(fake, NEWCOMER, NEWCOMER, f"/start j{game_id + 5}")
         assert reply.text == "现在没有进行中的牌局。"
@@ -87,11 +89,11 @@ async def test_a_user_who_blocked_the_bot_is_sent_to_the_deep_link_too(
         lobby = await _open(fake, opener)
         game_id = service.by_chat[GROUP]
         answer = await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
-        assert answer.url == f"https://t.me/CardTestBot?start=j{game_id}"
+        assert answer.url == service.deep_link(game_id)
         assert [s.user_id for s in service.tables[game_id].seats] == [opener]
         player = await service.db.players.get(NEWCOMER)
         assert player is not None and not player.can_message
-        await say(fake, NEWCOMER, NEWCOMER, f"/start j{game_id}")
+        await say(fake, NEWCOMER, NEWCOMER, "/start " + service.deep_link(game_id).split("=")[1])
         assert [s.user_id for s in service.tables[game_id].seats] == [opener, NEWCOMER]
     assert not fake.unanswered_callbacks()
     fake.assert_clean()
@@ -172,7 +174,9 @@ async def test_a_deleted_lobby_message_is_posted_again(
         fake.delete_message(GROUP, lobby.message_id)
         # nobody can press a deleted message: /newgame points to the lobby; the next change
         # to the lobby (here a join through the link) finds it gone and posts it again
-        await say(fake, people[1], people[1], f"/start j{table.game_id}")
+        await say(
+            fake, people[1], people[1], "/start " + service.deep_link(table.game_id).split("=")[1]
+        )
         fresh = await fake.wait_for(
             lambda: (
                 table.lobby_message_id != lobby.message_id

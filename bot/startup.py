@@ -1,0 +1,91 @@
+"""Start-up that explains itself: the settings, the database and the token are checked before
+the bot starts, and each failure is one line on stderr that names the setting or the file,
+never the token."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+
+from pydantic import ValidationError
+from telegram import Bot
+from telegram.error import InvalidToken, NetworkError
+
+from bot.config import Settings
+from bot.storage import Database, open_database
+
+#: exit codes: bad settings (as for a missing token), and Telegram out of reach
+BAD_SETTINGS = 2
+UNREACHABLE = 1
+
+
+class StartupError(Exception):
+    """A reason the bot cannot start, in one line; ``code`` is the exit code."""
+
+    def __init__(self, message: str, code: int = BAD_SETTINGS) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def load_settings() -> Settings | None:
+    """The settings, or None after one line per bad setting on stderr (never a value: the
+    token is one)."""
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as error:
+        for problem in error.errors():
+            name = "_".join(str(part) for part in problem["loc"]).upper()
+            if problem["type"] == "missing" and name == "TELEGRAM_BOT_TOKEN":
+                print(
+                    "TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in the "
+                    "environment or in a .env file.",
+                    file=sys.stderr,
+                )
+            else:
+                message = str(problem["msg"]).removeprefix("Value error, ")
+                print(f"invalid setting {name}: {message}", file=sys.stderr)
+        return None
+
+
+def api_urls(settings: Settings) -> tuple[str, str] | None:
+    """(base_url, base_file_url) of a Bot API server other than Telegram's, if one is set."""
+    if not settings.telegram_api_base_url:
+        return None
+    base = settings.telegram_api_base_url.rstrip("/")
+    return base, base.rsplit("/", 1)[0] + "/file/bot"
+
+
+async def open_checked(settings: Settings) -> Database:
+    """The database of ``settings``, or :class:`StartupError` naming its path."""
+    try:
+        return await open_database(settings.database_path)
+    except (sqlite3.Error, OSError) as error:
+        raise StartupError(
+            f"cannot open the database {settings.database_path!r} (DATABASE_PATH): {error}"
+        ) from None
+
+
+async def preflight(settings: Settings) -> None:
+    """Open the database (and bring it up to date) and ask Telegram who the bot is; raise
+    :class:`StartupError` if either fails."""
+    db = await open_checked(settings)
+    await db.close()
+    urls = api_urls(settings)
+    bot = (
+        Bot(settings.token)
+        if urls is None
+        else Bot(settings.token, base_url=urls[0], base_file_url=urls[1])
+    )
+    try:
+        async with bot:  # initialize() asks getMe
+            pass
+    except InvalidToken:
+        raise StartupError(
+            "Telegram rejected TELEGRAM_BOT_TOKEN: check it with @BotFather (/mybots)."
+        ) from None
+    except NetworkError as error:
+        where = urls[0] if urls else "api.telegram.org"
+        reason = str(error).replace(settings.token, "<token>")
+        raise StartupError(
+            f"cannot reach Telegram's Bot API at {where}: {reason}", UNREACHABLE
+        ) from None
