@@ -22,6 +22,7 @@ from bot.service.outbox import Messenger
 from bot.service.service import random_seed
 from bot.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.strings import text
+from bot.updates import FairUpdateProcessor
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ def build_application(
             )
         )
         .read_timeout(settings.telegram_read_timeout)
-        .concurrent_updates(True)
+        .concurrent_updates(FairUpdateProcessor())
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )
@@ -79,6 +80,9 @@ def build_application(
     application.bot_data["settings"] = settings
     application.bot_data["new_seed"] = new_seed
     application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
+    application.bot_data["command_throttle"] = Throttle(
+        settings.group_commands_per_minute / 60, burst=settings.group_command_burst
+    )
     register_handlers(application)
     return application
 
@@ -147,6 +151,8 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
             bot,
             private_per_second=settings.private_messages_per_second,
             private_burst=settings.private_burst,
+            group_budget=settings.group_messages_per_minute,
+            group_log=db.group_sends,
         ),
         scheduler=JobQueueScheduler(application.job_queue),
         settings=settings,
@@ -160,6 +166,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     for lang, code in (("zh", None), ("en", "en")):
         commands = [BotCommand(name, text(lang, f"commands.{name}")) for name in COMMAND_NAMES]
         await bot.set_my_commands(commands, language_code=code)
+    await service.messenger.restore_group_windows()
     recovered = await service.recover()
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)

@@ -49,8 +49,15 @@ class Settings(BaseSettings):
     user_actions_per_second: float = Field(
         5.0, gt=0, description="Per-user throttle for button presses and typed plays."
     )
+    group_commands_per_minute: float = Field(
+        10.0, gt=0, description="Commands taken from one group per minute, after a burst."
+    )
+    group_command_burst: int = Field(5, ge=1, description="Commands a group may send at once.")
     telegram_read_timeout: float = Field(
-        5.0, gt=0, description="Seconds to wait for Telegram's answer to a request (not polls)."
+        15.0,
+        gt=0,
+        description="Seconds to wait for Telegram's answer to a request (not polls). A send "
+        "that times out is not sent again, so this is generous.",
     )
     webhook_url: str | None = Field(None, description="Public URL: set it to use webhook mode.")
     webhook_listen: str = "0.0.0.0"

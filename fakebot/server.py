@@ -25,6 +25,7 @@ Usage::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import itertools
 import json
@@ -33,7 +34,9 @@ import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
+from urllib.parse import urlsplit
 
+import aiohttp
 from aiohttp import web
 
 from fakebot import formatting
@@ -152,6 +155,12 @@ class FakeTelegram:
         self.callbacks: dict[str, CallbackResult] = {}
         self.dropped_updates: list[dict[str, Any]] = []  # excluded by allowed_updates
         self.webhook: dict[str, Any] | None = None
+        #: where webhook updates are delivered: the bot's own listener, standing in for the
+        #: HTTPS proxy in front of it (the registered URL itself must be https://, as on
+        #: Telegram). None: updates wait, as when Telegram cannot reach a webhook.
+        self.webhook_target: str | None = None
+        self.webhook_deliveries: list[tuple[int, int]] = []  # (update id, HTTP status)
+        self._pusher: asyncio.Task[None] | None = None
         self.allowed_updates: list[str] | None = None
         self.closed = False  # close / logOut was called
 
@@ -221,6 +230,10 @@ class FakeTelegram:
             return
         self._closing = True
         self._notify()
+        if self._pusher is not None:
+            self._pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pusher
         runner, self._runner = self._runner, None
         await runner.cleanup()
 
@@ -1054,10 +1067,48 @@ class FakeTelegram:
             return self._delete_webhook(params)
         if not url.startswith("https://"):
             raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise bad_request("bad webhook: secret token contains unallowed characters")
         self.webhook = dict(params)
+        if "allowed_updates" in params:
+            self.allowed_updates = list(params["allowed_updates"])
         if params.get("drop_pending_updates"):
             self._pending.clear()
+        if self._pusher is None or self._pusher.done():
+            self._pusher = asyncio.get_running_loop().create_task(self._push_updates())
         return True
+
+    async def _push_updates(self) -> None:
+        """Deliver pending updates to :attr:`webhook_target` one at a time, as Telegram does:
+        path and query of the registered URL, its secret in
+        ``X-Telegram-Bot-Api-Secret-Token``; an update is dropped from the queue once the bot
+        answers 2xx, and tried again a moment later otherwise."""
+        async with aiohttp.ClientSession() as session:
+            while not self._closing and self.webhook is not None:
+                if not self._pending or self.webhook_target is None:
+                    changed = self._changed
+                    await changed.wait()
+                    continue
+                update = self._pending[0]
+                registered = urlsplit(self.webhook["url"])
+                target = self.webhook_target.rstrip("/") + registered.path
+                if registered.query:
+                    target += "?" + registered.query
+                headers = {}
+                if self.webhook.get("secret_token"):
+                    headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+                try:
+                    async with session.post(target, json=update, headers=headers) as response:
+                        status = response.status
+                except aiohttp.ClientError:
+                    status = 0
+                self.webhook_deliveries.append((update["update_id"], status))
+                if 200 <= status < 300:
+                    if self._pending and self._pending[0] is update:
+                        self._pending.pop(0)
+                else:
+                    await asyncio.sleep(0.2)
 
     def _get_webhook_info(self, params: dict[str, Any]) -> Any:
         info: dict[str, Any] = {

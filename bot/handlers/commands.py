@@ -25,13 +25,17 @@ async def _reply(
 ) -> None:
     """Answer a command in its chat, through the service's messenger so that the answer is
     paced with everything else sent there (a group's budget, a private chat's window).
-    In a group the answer quotes the command (or ``reply_to``)."""
+    In a group the answer quotes the command (or ``reply_to``), and is dropped rather than
+    queued when the group's budget is nearly spent: the game's own messages come first."""
     message = update.effective_message
     if not body or message is None:
         return
-    if reply_to is None and _is_group(update):
+    group = _is_group(update)
+    if reply_to is None and group:
         reply_to = message.message_id
-    await service_of(context).messenger.send(message.chat_id, body, reply_to=reply_to)
+    await service_of(context).messenger.send(
+        message.chat_id, body, reply_to=reply_to, optional=group
+    )
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -62,3 +62,9 @@ class Throttle:
 def throttle_of(context: ContextTypes.DEFAULT_TYPE) -> Throttle:
     throttle: Throttle = context.application.bot_data["throttle"]
     return throttle
+
+
+def command_throttle_of(context: ContextTypes.DEFAULT_TYPE) -> Throttle:
+    """Commands per group: a flood of them in one group is answered a few times, not queued."""
+    throttle: Throttle = context.application.bot_data["command_throttle"]
+    return throttle

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -17,6 +20,7 @@ from telegram.ext import (
 
 from bot.callbacks import CALLBACK_PATTERN
 from bot.handlers import buttons, commands, private
+from bot.handlers.common import command_throttle_of, throttle_of
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +49,31 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             log.debug("could not answer the failed callback", exc_info=True)
 
 
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def throttled(command: Callback) -> Callback:
+    """The command, unless its chat or its sender sent too many lately: then nothing at all
+    (an answer would spend the budget the flood is already taking)."""
+
+    async def guarded(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        in_group = chat is not None and chat.type != ChatType.PRIVATE
+        if in_group and chat is not None and not command_throttle_of(context).allow(chat.id):
+            return
+        if user is not None and not throttle_of(context).allow(user.id):
+            return
+        await command(update, context)
+
+    return guarded
+
+
 def register_handlers(application: Application) -> None:  # type: ignore[type-arg]
     # Only new messages: an edited old message is not a new command or play (PTB's handlers
     # take edits too unless told otherwise).
     new_message = filters.UpdateType.MESSAGE
     for name, callback in COMMANDS:
-        application.add_handler(CommandHandler(name, callback, filters=new_message))
+        application.add_handler(CommandHandler(name, throttled(callback), filters=new_message))
     application.add_handler(CallbackQueryHandler(buttons.on_button, pattern=CALLBACK_PATTERN))
     # anything else pressed (forged or from an older bot) still gets an answer
     application.add_handler(CallbackQueryHandler(buttons.on_button))

@@ -87,6 +87,10 @@ class PlayerActions:
             if callback.version != seat.version:
                 stale = message_id if message_id != seat.live_message_id else None
                 return await self._outdated(user, lang, stale)
+            if seat.live_message_id is None and message_id is not None:
+                # the prompt whose send timed out (it is not sent twice) did arrive: adopt it
+                seat.live_message_id = message_id
+                await hub.hands.save(table)
             return await self._press(table, index, callback)
 
     async def _press(self, table: Table, index: int, callback: Callback) -> Reply:

@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
@@ -29,6 +30,17 @@ class Delivery(Enum):
     BLOCKED = "blocked"  # 403: the user blocked the bot or never started it
     FAILED = "failed"
     SKIPPED = "skipped"  # an optional message the chat's pace had no room for
+    UNKNOWN = "unknown"  # a send timed out after it was made: it may or may not have arrived
+
+
+#: Telegram's group limit counts the messages of the last minute
+GROUP_WINDOW = 60.0
+
+
+def _maybe_sent(error: TimedOut) -> bool:
+    """Whether a timed-out request may have reached Telegram: all but PTB's pool time-out,
+    which says the request was not sent."""
+    return "not* sent" not in str(error).lower()
 
 
 class _Skipped(Exception):
@@ -41,11 +53,28 @@ class Sent:
     message_id: int | None = None
 
 
+class GroupLog(Protocol):
+    """Where the group sends are written down, so that a restart knows each group's window
+    (the storage's ``group_sends`` in the app)."""
+
+    async def record(self, chat_id: int, at: float) -> None: ...
+    async def recent(self, since: float) -> dict[int, list[float]]: ...
+
+
 class Messenger:
     """The only place that calls Telegram's send/edit methods for the game service.
 
-    Flood waits (429) are honoured by PTB's AIORateLimiter; transient failures (time-outs,
-    5xx) are retried a few times here; 403 and "not found" come back as outcomes.
+    Every message to a group comes out of one budget, ``group_budget`` sends and edits in
+    any 60 s: the game's posts and table wait for room; optional ones (answers to commands)
+    are dropped when fewer than ``group_reserve`` places are left, so that no burst of
+    commands queues for minutes or starves the game. With a ``group_log`` the budget
+    survives restarts.
+
+    Flood waits (429) are honoured by PTB's AIORateLimiter; transient failures (5xx, a
+    connection that failed) are retried a few times here. A send that timed out after it
+    was made is not sent again: Telegram may have delivered it, and a second copy is worse
+    than a missing one (the caller's next render replaces it). 403 and "not found" come back
+    as outcomes.
     """
 
     def __init__(
@@ -55,10 +84,16 @@ class Messenger:
         retries: int = 3,
         private_per_second: float = 1.0,
         private_burst: int = 3,
+        group_budget: int = 20,
+        group_reserve: int = 5,
+        group_log: GroupLog | None = None,
     ) -> None:
         self.bot = bot
         self.retries = retries
         self.calls = 0
+        self.group_budget = group_budget
+        self.group_reserve = min(group_reserve, group_budget - 1)
+        self.group_log = group_log
         self._group_times: dict[int, deque[float]] = {}
         self._private = PrivatePacer(private_per_second, private_burst)
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
@@ -75,6 +110,28 @@ class Messenger:
             self._group_times = {
                 c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
             }
+
+    async def restore_group_windows(self) -> None:
+        """Start from the group sends of the last minute as logged (after a restart)."""
+        if self.group_log is None:
+            return
+        wall, now = time.time(), time.monotonic()
+        for chat_id, times in (await self.group_log.recent(wall - GROUP_WINDOW)).items():
+            self._group_times[chat_id] = deque(sorted(now - (wall - at) for at in times))
+
+    def assume_private_full(self, chat_id: int) -> None:
+        """After a restart: the private chat may have just had a burst (see PrivatePacer)."""
+        self._private.assume_full(chat_id)
+
+    def group_room(self, chat_id: int) -> int:
+        """How many more messages the group's window takes now."""
+        times = self._group_times.get(chat_id)
+        if not times:
+            return self.group_budget
+        now = time.monotonic()
+        while times and now - times[0] >= GROUP_WINDOW:
+            times.popleft()
+        return self.group_budget - len(times)
 
     def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
         """Seconds until one more message fits ``budget`` messages per ``window`` in a group.
@@ -102,8 +159,17 @@ class Messenger:
                     raise _Skipped
                 self.calls += 1
                 return await make()
-        if chat_id is not None:  # a group
+        if chat_id is not None:  # a group: one budget for everything sent there
+            if optional:
+                if self.group_room(chat_id) <= self.group_reserve:
+                    raise _Skipped
+            else:
+                while (wait := self.group_wait(chat_id, self.group_budget)) > 0:
+                    await asyncio.sleep(wait)
+            # counted with no await after the check: nothing else can take the place
             self._count_group(chat_id)
+            if self.group_log is not None:
+                await self.group_log.record(chat_id, time.time())
         self.calls += 1
         return await make()
 
@@ -113,10 +179,13 @@ class Messenger:
         chat_id: int | None = None,
         *,
         optional: bool = False,
+        repeatable: bool = True,
     ) -> tuple[Delivery, object]:
         """Make a request, retrying transient failures. With ``chat_id``, every attempt is a
         message to that chat and takes its place in the chat's pace first; an ``optional``
-        one is skipped rather than queued behind another message for a private chat."""
+        one is skipped rather than wait (for a private chat: behind another message; for a
+        group: for its budget). A request that is not ``repeatable`` (a send) is not retried
+        after a time-out that may have come after Telegram took it."""
         delay = 0.2
         for attempt in range(self.retries + 1):
             try:
@@ -137,7 +206,14 @@ class Messenger:
                     return Delivery.GONE, None
                 log.warning("Telegram refused a request: %s", error.message)
                 return Delivery.FAILED, None
-            except (TimedOut, NetworkError) as error:
+            except TimedOut as error:
+                if not repeatable and _maybe_sent(error):
+                    log.warning("a send timed out; not sent again: %s", error)
+                    return Delivery.UNKNOWN, None
+                log.info("transient Telegram error (attempt %d): %s", attempt + 1, error)
+                await asyncio.sleep(delay)
+                delay *= 2
+            except NetworkError as error:
                 log.info("transient Telegram error (attempt %d): %s", attempt + 1, error)
                 await asyncio.sleep(delay)
                 delay *= 2
@@ -169,6 +245,7 @@ class Messenger:
             ),
             chat_id,
             optional=optional,
+            repeatable=False,
         )
         message_id = getattr(message, "message_id", None)
         return Sent(delivery, message_id)

@@ -86,6 +86,13 @@ class PrivatePacer:
             if len(self._chats) > _SWEEP_AT:
                 self._sweep()
 
+    def assume_full(self, chat_id: int) -> None:
+        """Count the chat's window as full now: after a restart, for the players of the
+        recovered tables, whom the process before may have just sent a burst."""
+        chat = self._chats.setdefault(chat_id, _Chat())
+        now = self.clock()
+        chat.returned_at = [now] * self.burst
+
     async def _wait_for_room(self, chat: _Chat) -> None:
         while True:
             now = self.clock()

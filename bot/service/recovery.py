@@ -64,6 +64,8 @@ class Recovery:
         for seat in table.seats:
             if seat.user_id is not None and not seat.escaped:
                 hub.registry.seat(table, seat.user_id)
+                # the process before may have just sent this player a burst
+                hub.messenger.assume_private_full(seat.user_id)
         if record.status == "lobby":
             return
         actions = await self.log_of(record.id)

@@ -33,6 +33,7 @@ import aiosqlite
 
 from bot.storage.actions import ActionsRepository
 from bot.storage.games import GamesRepository
+from bot.storage.group_sends import GroupSendsRepository
 from bot.storage.migrations import MIGRATIONS, migrate, user_version
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
@@ -76,6 +77,7 @@ class Database:
         self.games = GamesRepository(self)
         self.actions = ActionsRepository(self)
         self.results = ResultsRepository(self)
+        self.group_sends = GroupSendsRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

@@ -108,8 +108,19 @@ _V2_FIXED_SCORES = """
 ALTER TABLE games ADD COLUMN fixed_scores TEXT NOT NULL DEFAULT '[]'; -- JSON: [int or null]
 """
 
+_V3_GROUP_SENDS = """
+-- When the bot sent or edited a message in a group (epoch seconds): Telegram allows 20 a minute
+-- per group, and after a restart the bot must know how many of them the last minute used.
+-- Rows older than a few minutes are deleted as new ones come.
+CREATE TABLE group_sends (
+    chat_id BIGINT NOT NULL,
+    at      DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX group_sends_at ON group_sends (at);
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
-MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL, _V2_FIXED_SCORES)
+MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL, _V2_FIXED_SCORES, _V3_GROUP_SENDS)
 
 
 def split_statements(script: str) -> list[str]:

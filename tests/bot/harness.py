@@ -38,6 +38,7 @@ class RecordingMessenger:
         self.calls = 0
         self._ids = itertools.count(1)
         self.changed = asyncio.Event()
+        self.assumed_full: set[int] = set()  # private chats recovery counted as just used
 
     async def send(
         self,
@@ -84,6 +85,9 @@ class RecordingMessenger:
 
     def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
         return 0.0
+
+    def assume_private_full(self, chat_id: int) -> None:
+        self.assumed_full.add(chat_id)
 
     def chat(self, chat_id: int) -> list[Message]:
         return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]

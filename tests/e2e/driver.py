@@ -37,6 +37,10 @@ def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
         "private_messages_per_second": fake.flood.private[0] / fake.flood.private[1],
         "private_burst": fake.flood.private[0],
         "user_actions_per_second": 1000.0,
+        # the tests send commands faster than any group should (tests/e2e/test_fairness.py
+        # has the throttle's own)
+        "group_commands_per_minute": 100_000.0,
+        "group_command_burst": 1000,
     }
     values.update(overrides)
     return Settings(**values)

@@ -116,7 +116,14 @@ async def test_time_outs_are_retried_and_the_game_finishes(
     settings = fast_settings(fake, tmp_path / "bot.sqlite3", telegram_read_timeout=0.3)
     async with running_bot(settings) as service:
         table = await start_game(fake, service, people, "双扣", 2)
-        faults = _inject_everywhere(fake, "timeout", people[1], hold=5.0)
+        # Edits are retried; a send whose answer is late (Telegram took it: performed) is
+        # not, or the chat would show it twice. The player plays on the message that came.
+        faults = [
+            fake.inject("editMessageText", "timeout", chat_id=GROUP, hold=5.0),
+            fake.inject("editMessageText", "timeout", chat_id=people[1], hold=5.0),
+            fake.inject("sendMessage", "timeout", chat_id=GROUP, hold=5.0, performed=True),
+            fake.inject("sendMessage", "timeout", chat_id=people[1], hold=5.0, performed=True),
+        ]
         # a press whose answer times out is still answered (the error handler answers it)
         faults.append(fake.inject("answerCallbackQuery", "timeout", hold=5.0))
         result = await finish(fake, service, people, table)
@@ -124,11 +131,24 @@ async def test_time_outs_are_retried_and_the_game_finishes(
 
     assert all(fault.fired == 1 for fault in faults), faults
     for faulted in fake.fault_log:
-        if faulted.method != "answerCallbackQuery":
+        if faulted.method == "editMessageText":
             again = _retry_of(fake, faulted)
             assert again.ok, again
             # the request timed out: the retry came after the bot's read timeout
             assert again.time - faulted.time >= 0.3 - 0.05
+        elif faulted.method == "sendMessage" and faulted.chat_id == people[1]:
+            # a retry would be the next send to the chat, the same text, within a second
+            # (the read timeout and a backoff). (Only the hand prompt is checked here: a
+            # group's trick line may well repeat; tests/bot/test_outbox.py has the rule.)
+            index = fake.requests.index(faulted)
+            after = [
+                r for r in fake.requests[index + 1 :]
+                if r.method == "sendMessage" and r.chat_id == faulted.chat_id
+            ]
+            assert not after or not (
+                after[0].params.get("text") == faulted.params.get("text")
+                and after[0].time - faulted.time < 1.0
+            ), f"a send that timed out was sent again: {faulted}"
     assert not fake.unanswered_callbacks()
     fake.assert_clean()
 

@@ -1,0 +1,245 @@
+"""A command flood in one group while another group plays: does anyone else wait?
+
+``.venv/bin/python -m bench.spam`` runs the real bot (``build_application``, its default
+settings: 20 messages a minute per group, 10 commands a minute per group after a burst of 5,
+45 s turns) against the fake Bot API server with Telegram's limits, and:
+
+- in group A, two humans and two computers play 双扣; the humans press 提示 then 出牌 (or 不出)
+  as soon as they are asked, and every press is timed from the press to the bot's answer;
+- once A's game is under way, ``--spammers`` people send ``--commands`` ``/help`` in group B,
+  evenly over ``--seconds`` seconds;
+- meanwhile a newcomer sends ``/start`` in private, and the time to the bot's hello is taken.
+
+It prints the press latencies during and outside the flood, how many commands B got answered,
+the most messages any group got in 60 s, and rewrites the ``bench.spam`` section of
+``bench/results/bot.md``. ``tests/e2e/test_fairness.py`` runs the same flood with a generous
+bound on the p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.botrun import (
+    machine_lines,
+    markdown_table,
+    max_in_window,
+    percentile,
+    started,
+    write_section,
+)
+from bot.app import build_application, running_application
+from bot.config import Settings
+from bot.service import GameService
+from fakebot import FakeMessage, FakeTelegram
+
+SECTION = "bench.spam"
+PLAYING = -1_003_000_000_001
+FLOODED = -1_003_000_000_002
+HUMANS = (101, 102)
+NEWCOMER = 900
+GOAL_P99_SECONDS = 1.0
+
+
+@dataclass
+class SpamReport:
+    commands: int
+    seconds: float
+    spammers: int
+    during: list[float] = field(default_factory=list)  # press latencies inside the flood
+    outside: list[float] = field(default_factory=list)
+    answered_commands: int = 0
+    newcomer_seconds: float = float("nan")
+    most_in_a_minute: dict[int, int] = field(default_factory=dict)
+    violations: int = 0
+    shed: int = 0
+
+    @property
+    def p99_during(self) -> float:
+        return percentile(self.during, 99)
+
+
+async def run_spam(
+    *, commands: int = 300, seconds: float = 10.0, spammers: int = 30, play_for: float = 25.0
+) -> SpamReport:
+    """Run the scenario once; ``play_for``: seconds of play measured after the flood starts."""
+    report = SpamReport(commands, seconds, spammers)
+    async with FakeTelegram() as fake:
+        flooders = [2000 + n for n in range(spammers)]
+        fake.add_group(PLAYING, "牌桌", members=HUMANS)
+        fake.add_group(FLOODED, "热闹群", members=flooders)
+        for user_id in (*HUMANS, NEWCOMER, *flooders):
+            fake.add_user(user_id, f"u{user_id}")
+        with tempfile.TemporaryDirectory(prefix="bench-spam-") as folder:
+            settings = Settings(
+                telegram_bot_token=fake.token,
+                telegram_api_base_url=fake.base_url,
+                database_path=str(Path(folder) / "bot.sqlite3"),
+            )  # type: ignore[call-arg]
+            application = build_application(settings)
+            async with running_application(application):
+                service: GameService = application.bot_data["service"]
+                await _start_game(fake, service)
+                flood_window: list[float] = [0.0, 0.0]
+                stop = asyncio.Event()
+                players = [
+                    asyncio.ensure_future(_play(fake, user_id, report, flood_window, stop))
+                    for user_id in HUMANS
+                ]
+                await asyncio.sleep(3.0)  # a few presses before the flood
+                flood_window[0] = time.monotonic()
+                flood = asyncio.ensure_future(_flood(fake, flooders, commands, seconds))
+                report.newcomer_seconds = await _newcomer(fake)
+                await flood
+                flood_window[1] = time.monotonic()
+                await asyncio.sleep(max(0.0, play_for - seconds))
+                stop.set()
+                await asyncio.gather(*players)
+                report.shed = getattr(application.update_processor, "shed", 0)
+        report.answered_commands = sum(  # the /help answers quote their command
+            1 for m in fake.chat(FLOODED).bot_messages if m.reply_to is not None
+        )
+        for chat_id in (PLAYING, FLOODED):
+            times = [
+                r.time
+                for r in fake.requests
+                if r.ok and r.chat_id == chat_id
+                and r.method in ("sendMessage", "editMessageText")
+            ]
+            report.most_in_a_minute[chat_id] = max_in_window(times)
+        report.violations = len(fake.limit_violations)
+    return report
+
+
+async def _start_game(fake: FakeTelegram, service: GameService) -> None:
+    for user_id in HUMANS:
+        await fake.send_text(user_id, user_id, "/start")
+    await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in HUMANS), 30)
+    await fake.send_text(HUMANS[0], PLAYING, "/newgame 双扣")
+    lobby = await fake.wait_for_message(PLAYING, contains="等待玩家", timeout=30)
+    await (await fake.press(HUMANS[1], PLAYING, lobby.message_id, "加入")).answered(30)
+    for _ in range(2):
+        await (await fake.press(HUMANS[0], PLAYING, lobby.message_id, "加电脑")).answered(30)
+    await (await fake.press(HUMANS[0], PLAYING, lobby.message_id, "开始")).answered(60)
+    await fake.wait_for(lambda: service.by_chat.get(PLAYING) is not None, 30)
+
+
+def _live(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
+    for message in reversed(fake.chat(user_id).bot_messages):
+        if message.reply_markup and not message.deleted and "提示" in message.labels:
+            return message
+    return None
+
+
+async def _play(
+    fake: FakeTelegram,
+    user_id: int,
+    report: SpamReport,
+    flood: list[float],
+    stop: asyncio.Event,
+) -> None:
+    """Press as soon as asked; time every press to its answer."""
+    while not stop.is_set():
+        try:
+            message = await fake.wait_for(lambda: _live(fake, user_id) or stop.is_set(), 60)
+        except TimeoutError:
+            return
+        if message is True:
+            return
+        assert isinstance(message, FakeMessage)
+        labels = ["提示", "出牌"] if "不出" not in message.labels else ["不出"]
+        for label in labels:
+            begun = time.monotonic()
+            found = message.find_button(lambda text, want=label: text.startswith(want))
+            if found is None:
+                break
+            pressed = await fake.press(
+                user_id, user_id, message.message_id, data=found["callback_data"]
+            )
+            await pressed.answered(120)
+            took = time.monotonic() - begun
+            inside = flood[0] and (not flood[1] or begun <= flood[1])
+            (report.during if inside else report.outside).append(took)
+        await fake.wait_for(lambda m=message: m.reply_markup is None or stop.is_set(), 120)
+
+
+async def _flood(fake: FakeTelegram, flooders: list[int], commands: int, seconds: float) -> None:
+    gap = seconds / commands
+    begun = time.monotonic()
+    for n in range(commands):
+        await fake.send_text(flooders[n % len(flooders)], FLOODED, "/help")
+        await asyncio.sleep(max(0.0, begun + (n + 1) * gap - time.monotonic()))
+
+
+async def _newcomer(fake: FakeTelegram) -> float:
+    await asyncio.sleep(1.0)
+    begun = time.monotonic()
+    await fake.send_text(NEWCOMER, NEWCOMER, "/start")
+    await fake.wait_for(lambda: fake.chat(NEWCOMER).bot_messages, 120)
+    return time.monotonic() - begun
+
+
+def format_report(report: SpamReport) -> str:
+    def row(name: str, values: list[float]) -> list[object]:
+        return [
+            name, len(values),
+            *(f"{percentile(values, q) * 1000:.0f}" for q in (50, 95, 99)),
+            f"{max(values) * 1000:.0f}" if values else "n/a",
+        ]
+
+    lines = [
+        f"{report.commands} /help from {report.spammers} people in one group over "
+        f"{report.seconds:.0f} s, while two humans and two computers play 双扣 in another.",
+        "",
+        markdown_table(
+            ["presses in the playing group", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+            [row("during the flood", report.during), row("before and after", report.outside)],
+        ),
+        "",
+        f"- Commands of the flood answered: {report.answered_commands} of {report.commands} "
+        "(the rest dropped by the per-group command throttle and budget, never queued)",
+        f"- Updates shed by the fair update processor: {report.shed}",
+        f"- A newcomer's /start in private answered after {report.newcomer_seconds:.2f} s",
+        "- Most messages in any 60 s: "
+        + ", ".join(
+            f"{'playing' if c == PLAYING else 'flooded'} group {n}"
+            for c, n in report.most_in_a_minute.items()
+        )
+        + " (Telegram's limit: 20)",
+        f"- Limit violations recorded by the fake: {report.violations}",
+        f"- Goal: p99 of the presses during the flood under {GOAL_P99_SECONDS:.0f} s: "
+        + ("met" if report.p99_during < GOAL_P99_SECONDS else "missed"),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.spam", description=__doc__)
+    parser.add_argument("--commands", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--spammers", type=int, default=30)
+    args = parser.parse_args(argv)
+    start = started()
+    report = asyncio.run(
+        run_spam(commands=args.commands, seconds=args.seconds, spammers=args.spammers)
+    )
+    body = format_report(report)
+    print(body)
+    command = "python -m bench.spam " + " ".join(argv if argv is not None else sys.argv[1:])
+    section = "\n".join(
+        [f"## {SECTION}: a command flood in one group", "", f"`{command.strip()}`", "",
+         *machine_lines(start), "", body]
+    )
+    write_section(SECTION, section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
