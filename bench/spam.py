@@ -4,8 +4,8 @@
 settings: 20 messages a minute per group, 10 commands a minute per group after a burst of 5,
 45 s turns) against the fake Bot API server with Telegram's limits, and:
 
-- in group A, two humans and two computers play 双扣; the humans press 提示 then 出牌 (or 不出)
-  as soon as they are asked, and every press is timed from the press to the bot's answer;
+- in group A, four humans play 双扣; they think 1 to 2.5 s, then press 提示 and 出牌 (or
+  不出) 0.4 s apart, and every press is timed from the press to the bot's answer;
 - once A's game is under way, ``--spammers`` people send ``--commands`` ``/help`` in group B,
   evenly over ``--seconds`` seconds;
 - meanwhile a newcomer sends ``/start`` in private, and the time to the bot's hello is taken.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 import tempfile
 import time
@@ -43,9 +44,13 @@ from fakebot import FakeMessage, FakeTelegram
 SECTION = "bench.spam"
 PLAYING = -1_003_000_000_001
 FLOODED = -1_003_000_000_002
-HUMANS = (101, 102)
+HUMANS = (101, 102, 103, 104)
 NEWCOMER = 900
 GOAL_P99_SECONDS = 1.0
+#: a person's pause before the first press of a turn (uniform), and between presses: at
+#: inhuman speed the private chats' own pace (about one message a second) is what is measured
+THINK = (1.0, 2.5)
+TAP = 0.4
 
 
 @dataclass
@@ -124,9 +129,8 @@ async def _start_game(fake: FakeTelegram, service: GameService) -> None:
     await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in HUMANS), 30)
     await fake.send_text(HUMANS[0], PLAYING, "/newgame 双扣")
     lobby = await fake.wait_for_message(PLAYING, contains="等待玩家", timeout=30)
-    await (await fake.press(HUMANS[1], PLAYING, lobby.message_id, "加入")).answered(30)
-    for _ in range(2):
-        await (await fake.press(HUMANS[0], PLAYING, lobby.message_id, "加电脑")).answered(30)
+    for user_id in HUMANS[1:]:
+        await (await fake.press(user_id, PLAYING, lobby.message_id, "加入")).answered(30)
     await (await fake.press(HUMANS[0], PLAYING, lobby.message_id, "开始")).answered(60)
     await fake.wait_for(lambda: service.by_chat.get(PLAYING) is not None, 30)
 
@@ -145,7 +149,8 @@ async def _play(
     flood: list[float],
     stop: asyncio.Event,
 ) -> None:
-    """Press as soon as asked; time every press to its answer."""
+    """Press at a person's pace once asked; time every press to its answer."""
+    rng = random.Random(user_id)
     while not stop.is_set():
         try:
             message = await fake.wait_for(lambda: _live(fake, user_id) or stop.is_set(), 60)
@@ -155,7 +160,9 @@ async def _play(
             return
         assert isinstance(message, FakeMessage)
         labels = ["提示", "出牌"] if "不出" not in message.labels else ["不出"]
+        await asyncio.sleep(rng.uniform(*THINK))
         for label in labels:
+            await asyncio.sleep(TAP)
             begun = time.monotonic()
             found = message.find_button(lambda text, want=label: text.startswith(want))
             if found is None:
@@ -171,6 +178,9 @@ async def _play(
 
 
 async def _flood(fake: FakeTelegram, flooders: list[int], commands: int, seconds: float) -> None:
+    if not commands:  # the baseline: the same window, no flood
+        await asyncio.sleep(seconds)
+        return
     gap = seconds / commands
     begun = time.monotonic()
     for n in range(commands):
@@ -186,7 +196,7 @@ async def _newcomer(fake: FakeTelegram) -> float:
     return time.monotonic() - begun
 
 
-def format_report(report: SpamReport) -> str:
+def format_report(report: SpamReport, baseline: SpamReport | None = None) -> str:
     def row(name: str, values: list[float]) -> list[object]:
         return [
             name, len(values),
@@ -196,11 +206,19 @@ def format_report(report: SpamReport) -> str:
 
     lines = [
         f"{report.commands} /help from {report.spammers} people in one group over "
-        f"{report.seconds:.0f} s, while two humans and two computers play 双扣 in another.",
+        f"{report.seconds:.0f} s, while four humans play 双扣 in another.",
         "",
         markdown_table(
             ["presses in the playing group", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"],
-            [row("during the flood", report.during), row("before and after", report.outside)],
+            [
+                row("during the flood", report.during),
+                row("before and after it", report.outside),
+                *(
+                    [row("the same window, no flood (baseline run)", baseline.during)]
+                    if baseline is not None
+                    else []
+                ),
+            ],
         ),
         "",
         f"- Commands of the flood answered: {report.answered_commands} of {report.commands} "
@@ -225,12 +243,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--commands", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--spammers", type=int, default=30)
+    parser.add_argument(
+        "--play-for", type=float, default=40.0, help="seconds of play measured from the flood"
+    )
     args = parser.parse_args(argv)
     start = started()
-    report = asyncio.run(
-        run_spam(commands=args.commands, seconds=args.seconds, spammers=args.spammers)
+    baseline = asyncio.run(
+        run_spam(commands=0, seconds=args.seconds, spammers=args.spammers, play_for=args.play_for)
     )
-    body = format_report(report)
+    report = asyncio.run(
+        run_spam(
+            commands=args.commands,
+            seconds=args.seconds,
+            spammers=args.spammers,
+            play_for=args.play_for,
+        )
+    )
+    body = format_report(report, baseline)
     print(body)
     command = "python -m bench.spam " + " ".join(argv if argv is not None else sys.argv[1:])
     section = "\n".join(

@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from urllib.parse import urlsplit
 
 from telegram import BotCommand, ChatMember
 from telegram.constants import ChatMemberStatus
@@ -216,13 +218,28 @@ def run() -> int:
 def _serve(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
     allowed = ALLOWED_UPDATES
     if settings.webhook_url:
-        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
         application.run_webhook(
             listen=settings.webhook_listen,
             port=settings.webhook_port,
+            url_path=webhook_path(settings.webhook_url),
             webhook_url=settings.webhook_url,
-            secret_token=secret,
+            secret_token=webhook_secret(settings),
             allowed_updates=allowed,
         )
     else:
         application.run_polling(allowed_updates=allowed)
+
+
+def webhook_path(url: str) -> str:
+    """The path the bot serves: the one in the URL it registers with Telegram (a proxy in
+    front forwards it as is)."""
+    return urlsplit(url).path.strip("/")
+
+
+def webhook_secret(settings: Settings) -> str:
+    """``WEBHOOK_SECRET``, or one made for this run: Telegram sends it with every update and
+    PTB refuses a request without it, so that a POST from anyone else is never taken for an
+    update. A fresh one per start is fine: the bot registers it anew each time."""
+    if settings.webhook_secret is not None:
+        return settings.webhook_secret.get_secret_value()
+    return secrets.token_urlsafe(32)

@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: what @BotFather hands out: the bot's id, a colon, and a secret of letters, digits, - and _
 _TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+#: what Telegram accepts as a webhook's secret token
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Settings(BaseSettings):
@@ -59,10 +61,32 @@ class Settings(BaseSettings):
         description="Seconds to wait for Telegram's answer to a request (not polls). A send "
         "that times out is not sent again, so this is generous.",
     )
-    webhook_url: str | None = Field(None, description="Public URL: set it to use webhook mode.")
-    webhook_listen: str = "0.0.0.0"
-    webhook_port: int = 8443
-    webhook_secret: SecretStr | None = None
+    webhook_url: str | None = Field(
+        None,
+        description="Public HTTPS URL Telegram posts updates to (e.g. https://bot.example/tg): "
+        "set it to use webhook mode. The bot serves the same path.",
+    )
+    webhook_listen: str = Field("0.0.0.0", description="Address the webhook server binds.")
+    webhook_port: int = Field(8443, gt=0, lt=65536, description="Port it listens on.")
+    webhook_secret: SecretStr | None = Field(
+        None,
+        description="Secret Telegram sends with each update (A-Z a-z 0-9 _ -, up to 256); "
+        "made anew at each start when unset.",
+    )
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _https(cls, value: str | None) -> str | None:
+        if value and not value.startswith("https://"):
+            raise ValueError("must be an https:// URL (Telegram posts only to HTTPS)")
+        return value or None
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shaped(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("may hold only A-Z a-z 0-9 _ - (1 to 256 of them)")
+        return value
     log_level: str = "INFO"
 
     @field_validator("telegram_bot_token")
