@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bench.botrun import max_in_window
 from bot.game import shuangkou
 from bot.variants import SHUANGKOU, apply_action, auto_passes
 from fakebot import FakeTelegram
@@ -34,7 +35,9 @@ def fake_telegram_options() -> dict[str, Any]:
     }
 
 
-async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
+async def start_bot(
+    fake: FakeTelegram, db_path: Path, **overrides: str
+) -> asyncio.subprocess.Process:
     env = dict(os.environ)
     env.update(
         TELEGRAM_BOT_TOKEN=fake.token,
@@ -49,6 +52,7 @@ async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Pro
         USER_ACTIONS_PER_SECOND="1000",
         LOG_LEVEL="WARNING",
     )
+    env.update(overrides)
     since = len(fake.requests)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -60,8 +64,13 @@ async def start_bot(fake: FakeTelegram, db_path: Path) -> asyncio.subprocess.Pro
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
     )
-    # ready once it polls for updates (after recovering its games)
-    await fake.wait_for_request("getUpdates", since=since, ok=None, timeout=30)
+    # ready once it polls for updates (after recovering its games): the poll has arrived
+    # (not finished: a long poll with nothing to read takes ten seconds)
+    await fake.wait_for(
+        lambda: any(r.method == "getUpdates" for r in fake.requests[since:]),
+        30,
+        what="the bot's first poll",
+    )
     return process
 
 
@@ -198,3 +207,47 @@ def _ratings(db_path: Path) -> dict[int, int]:
     with _connect(db_path) as connection:
         rows = connection.execute("SELECT user_id, score FROM ratings WHERE game = 'shuangkou'")
         return {row["user_id"]: row["score"] for row in rows}
+
+
+async def test_six_sigkills_never_burst_past_the_group_limit(tmp_path: Path) -> None:
+    """The group's budget survives restarts: a game killed six times, each time with
+    messages to the group still to come, never gets more than 20 in a minute there."""
+    async with FakeTelegram(group_messages_per_minute=20, private_messages_per_second=200.0,
+                            global_messages_per_second=1000.0, private_burst=None) as fake:
+        db_path = tmp_path / "bot.sqlite3"
+        (player,) = setup_world(fake, 1)
+        limits = {"GROUP_MESSAGES_PER_MINUTE": "20", "COMPUTER_DELAY": "1.0"}
+        process = await start_bot(fake, db_path, **limits)
+        try:
+            await fake.send_text(player, player, "/start")
+            await fake.wait_for(lambda: fake.chat(player).bot_messages)
+            await fake.send_text(player, GROUP, "/newgame 双扣")
+            lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
+            for _ in range(3):
+                await (await fake.press(player, GROUP, lobby.message_id, "加电脑")).answered()
+            await (await fake.press(player, GROUP, lobby.message_id, "开始")).answered()
+            decisions = 0
+            for _ in range(6):
+                # about eight seconds of play a run: each run has messages for the group
+                # (the table, tricks) that its restart would otherwise send in a burst
+                until = asyncio.get_running_loop().time() + 8.0
+                while asyncio.get_running_loop().time() < until:
+                    if not await decide(fake, [player], decisions):
+                        break
+                    decisions += 1
+                process.send_signal(signal.SIGKILL)
+                await process.wait()
+                process = await start_bot(fake, db_path, **limits)
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(process.wait(), 30)
+        times = [
+            r.time
+            for r in fake.requests
+            if r.chat_id == GROUP and r.method in ("sendMessage", "editMessageText")
+            and r.status != 429
+        ]
+        assert len(times) > 20, "the group had more to say than one minute's budget"
+        assert max_in_window(times) <= 20
+        assert not [v for v in fake.limit_violations if v.scope == "group"], fake.limit_violations
