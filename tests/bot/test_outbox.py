@@ -76,7 +76,7 @@ class FlakyBot:
 
 async def test_a_send_that_timed_out_is_not_sent_again_but_an_edit_is() -> None:
     bot = FlakyBot([TimedOut()])
-    messenger = Messenger(bot)  # type: ignore[arg-type]
+    messenger = Messenger(bot, private_per_second=1000.0)  # type: ignore[arg-type]
     sent = await messenger.send(CHAT, "your turn")
     assert sent.delivery is Delivery.UNKNOWN and sent.message_id is None
     assert bot.calls == [("send", CHAT)]

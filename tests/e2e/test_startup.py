@@ -104,7 +104,9 @@ async def test_a_token_with_a_trailing_newline_works(
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
     )
     try:
-        await fake_telegram.wait_for_request("getUpdates", ok=None, timeout=30)
+        await fake_telegram.wait_for(
+            lambda: any(r.method == "getUpdates" for r in fake_telegram.requests), 30
+        )
     finally:
         process.terminate()
         await process.wait()
