@@ -13,7 +13,9 @@ and computers at ``COMPUTER_DELAY=0.5``, and for ``--minutes`` minutes of chaos:
 - now and then a human presses a button twice at once, sends /leave (逃跑) or blocks the bot
   (and comes back with /start 15–40 s later);
 - one more group gets 200 /help from one user in 20 s;
-- 3 to 5 times the bot is SIGKILLed and, 1–4 s later, started again on the same database;
+- 3 to 5 kills are planned: the bot is SIGKILLed and, 1–4 s later, started again on the same
+  database (ready once it polls again); it polls at least 10–20 s before the next kill, so a
+  slow restart leaves room for fewer kills (the report says how many were made);
 - in stretches of 3–10 s Telegram answers sendMessage, editMessageText or answerCallbackQuery
   with 429 (``retry_after`` 1–3 s), 500, 502, or holds it 1–8 s and then answers 504 (the
   method took effect: ``performed=True``). The bot's read timeout is 5 s here, so the longer
@@ -35,9 +37,14 @@ is checked:
 3. every press is answered, except those made while the bot was down or in the 10 s before a
    kill (the update was taken and the process died): those are counted apart;
 4. no flood limit is exceeded: the fake recorded no violation (group, private or global), and no
-   group got more than 20 messages (sends and edits) in any 60 s.
+   group got more than 20 messages (sends and edits) in any 60 s, counting every request but
+   those answered 429 and those an injected 500/502 answered (they never reached "Telegram");
+   the count with those too is printed beside it.
 
-It prints the counts and rewrites the ``bench.chaos`` section of ``bench/results/bot.md``.
+It prints the counts and rewrites the ``bench.chaos`` section of ``bench/results/bot.md``. With
+``--keep`` (or when a check fails) the database, the bot's log and ``requests.jsonl`` (every
+request the bot made, every press, the kill windows; fake-clock seconds) stay in a temporary
+folder whose name is printed.
 """
 
 from __future__ import annotations
@@ -72,7 +79,14 @@ from bench.botrun import (
 from bot.game.cards import parse_cards
 from bot.game.protocol import GameState
 from bot.variants import VARIANTS, apply_action
-from fakebot import CallbackAnswer, CallbackResult, FakeMessage, FakeTelegram, Fault
+from fakebot import (
+    CallbackAnswer,
+    CallbackResult,
+    FakeMessage,
+    FakeTelegram,
+    Fault,
+    Rejection,
+)
 
 SECTION = "bench.chaos"
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,12 +113,13 @@ THINK = (0.5, 2.0)  # seconds before the first press of a turn
 TAP = (0.3, 0.8)  # between presses of one turn
 P_PASS = 0.2  # 不出 when allowed
 P_DOUBLE = 0.1  # a play/pass/亮王 press pressed twice at once (during the chaos)
-P_LEAVE = 0.008  # per turn, during the chaos
-P_BLOCK = 0.008
+P_LEAVE = 0.015  # per turn, during the chaos
+P_BLOCK = 0.015
 UNBLOCK_AFTER = (15.0, 40.0)
 PRESS_WAIT = 20.0  # how long a human waits for an answer before moving on
 KILLS = (3, 5)
 DEAD_FOR = (1.0, 4.0)
+ALIVE_AT_LEAST = (10.0, 20.0)  # seconds the bot polls between a restart and the next kill
 KILL_GRACE = 10.0  # an unanswered press this long before a kill is excused
 FAULT_METHODS = ("sendMessage", "editMessageText", "answerCallbackQuery")
 FAULT_KINDS = ("429", "500", "502", "timeout")
@@ -158,6 +173,7 @@ class Stats:
     blocks: int = 0
     unblocks: int = 0
     kills: int = 0
+    kills_planned: int = 0
     restart_seconds: list[float] = field(default_factory=list)
     start_failures: list[str] = field(default_factory=list)
     starts: list[str] = field(default_factory=list)  # what each start did before polling
@@ -198,6 +214,8 @@ class Report:
     group_over: list[str] = field(default_factory=list)
     spam_answered: int = 0
     rejections: list[str] = field(default_factory=list)
+    rejection_kinds: Counter[str] = field(default_factory=Counter)
+    rejections_other: list[str] = field(default_factory=list)
     forbidden: int = 0
     log_errors: Counter[str] = field(default_factory=Counter)
     kept: str | None = None
@@ -641,18 +659,23 @@ class Chaos:
 
     async def killer(self, chaos_seconds: float) -> None:
         count = self.rng.randint(*KILLS)
+        self.stats.kills_planned = count
         first, last = 10.0, max(20.0, chaos_seconds - 20.0)
         span = (last - first) / count
         moments = [first + span * n + self.rng.uniform(0.0, span * 0.8) for n in range(count)]
         begun = time.monotonic()
+        ready = begun
         for moment in moments:
-            if not await self._pause(moment - (time.monotonic() - begun)):
+            # the bot gets some time up between kills, however long its restart took
+            at = max(begun + moment, ready + self.rng.uniform(*ALIVE_AT_LEAST))
+            if not await self._pause(at - time.monotonic()):
                 return
             try:
                 await self.kill_and_restart()
             except BotDown:  # recorded in start_failures; nothing left to measure
                 self.chaos_over.set()
                 return
+            ready = time.monotonic()
 
     async def faulter(self) -> None:
         rng = random.Random(self.rng.randrange(1 << 62))
@@ -808,7 +831,70 @@ class Chaos:
             1 for m in fake.chat(SPAM_GROUP).bot_messages if m.reply_to is not None
         )
         report.rejections = [str(r) for r in fake.rejections]
+        report.rejection_kinds = Counter(_explain(fake, r) for r in fake.rejections)
+        report.rejections_other = [
+            str(r) for r in fake.rejections if _explain(fake, r) == REFUSED_OTHER
+        ]
         report.forbidden = len(fake.forbidden)
+        self._dump()
+
+    def _dump(self) -> None:
+        """Every request the bot made, one JSON line each (kept with --keep or on failure)."""
+        with open(self.folder / "requests.jsonl", "w", encoding="utf-8") as out:
+            for r in self.fake.requests:
+                line = {
+                    "t": round(r.time, 3),
+                    "method": r.method,
+                    "chat": r.chat_id,
+                    "status": r.status,
+                    "fault": r.fault,
+                    "message_id": r.raw.get("message_id"),
+                    "query": r.raw.get("callback_query_id"),
+                    "text": str(r.raw.get("text", ""))[:80],
+                }
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            for press in self.fake.callbacks.values():
+                line = {
+                    "press": press.query_id,
+                    "t": round(press.created, 3),
+                    "user": press.user_id,
+                    "data": press.data,
+                    "answered": press.is_answered,
+                }
+                out.write(json.dumps(line) + "\n")
+            for window in self.kill_windows:
+                out.write(json.dumps({"killed": window[0], "polling": window[1]}) + "\n")
+
+
+REFUSED_AFTER_TIMEOUT = "a retry after an attempt that timed out but took effect"
+REFUSED_REPEAT = "a repeat of a request that had succeeded"
+REFUSED_OTHER = "other"
+
+
+def _explain(fake: FakeTelegram, rejection: Rejection) -> str:
+    """Why the fake refused a request: the bot retried one whose earlier attempt took effect
+    (an injected "timeout" with performed=True, which a real lost response also causes), or
+    repeated one that had succeeded, or something else."""
+    params = rejection.params
+    if rejection.method == "answerCallbackQuery":
+        keys = ("callback_query_id",)
+    elif "message_id" in params:
+        keys = ("chat_id", "message_id")
+    else:
+        return REFUSED_OTHER
+    wanted = [str(params.get(k)) for k in keys]
+    earlier = [
+        r
+        for r in fake.requests
+        if r.method == rejection.method
+        and r.time < rejection.time
+        and [str(r.raw.get(k)) for k in keys] == wanted
+    ]
+    if any(r.fault == "timeout" for r in earlier):
+        return REFUSED_AFTER_TIMEOUT
+    if any(r.ok for r in earlier):
+        return REFUSED_REPEAT
+    return REFUSED_OTHER
 
 
 # ---- the checks on the database ------------------------------------------------------------
@@ -975,8 +1061,9 @@ def format_report(report: Report) -> str:
         ["buttons gone before the press", s.press_misses],
         ["/leave (answered)", f"{s.leaves} ({s.leaves_confirmed})"],
         ["blocks (unblocked again with /start)", f"{s.blocks} ({s.unblocks})"],
-        ["SIGKILLs; seconds from each start to the first poll",
-         f"{s.kills}; " + (", ".join(f"{v:.1f}" for v in s.restart_seconds) or "n/a")],
+        ["SIGKILLs (planned); seconds from each start to the first poll",
+         f"{s.kills} ({s.kills_planned}); "
+         + (", ".join(f"{v:.1f}" for v in s.restart_seconds) or "n/a")],
         ["fault stretches; faulted requests", f"{sum(s.fault_stretches.values())}; {fired} "
          f"({_counts(report.faults_fired)})"],
         ["spam /help sent / answered", f"{s.spam_sent} / {report.spam_answered}"],
@@ -1014,8 +1101,9 @@ def format_report(report: Report) -> str:
         lines += ["", "Bot starts (the first, then one after each SIGKILL):"]
         lines += [f"- {line}" for line in s.starts]
     if report.rejections:
-        lines += ["", "Refused requests (first 5):"]
-        lines += [f"- {line}" for line in report.rejections[:5]]
+        lines += ["", "Requests the fake refused, by cause:"]
+        lines += [f"- {n} × {kind}" for kind, n in report.rejection_kinds.most_common()]
+        lines += [f"  - {line[:300]}" for line in report.rejections_other[:5]]
     if report.log_errors:
         lines += ["", "Bot log errors (most common 8, digits as N):"]
         lines += [f"- {n} × `{line}`" for line, n in report.log_errors.most_common(8)]

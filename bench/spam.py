@@ -4,10 +4,10 @@
 settings: 20 messages a minute per group, 10 commands a minute per group after a burst of 5,
 45 s turns) against the fake Bot API server with Telegram's limits, and:
 
-- in group A, four humans play 双扣; they think 1 to 2.5 s, then press 提示 and 出牌 (or
-  不出) 0.4 s apart, and every press is timed from the press to the bot's answer;
-- once A's game is under way, ``--spammers`` people send ``--commands`` ``/help`` in group B,
-  evenly over ``--seconds`` seconds;
+- in ``--tables`` groups (4), four humans each play 双扣; they think 1 to 2.5 s, then press
+  提示 and 出牌 (or 不出) 0.4 s apart, and every press is timed from the press to the answer;
+- once the games are under way, ``--spammers`` people send ``--commands`` ``/help`` in one
+  more group, evenly over ``--seconds`` seconds;
 - meanwhile a newcomer sends ``/start`` in private, and the time to the bot's hello is taken.
 
 It prints the press latencies during and outside the flood, how many commands B got answered,
@@ -42,9 +42,15 @@ from bot.service import GameService
 from fakebot import FakeMessage, FakeTelegram
 
 SECTION = "bench.spam"
-PLAYING = -1_003_000_000_001
-FLOODED = -1_003_000_000_002
-HUMANS = (101, 102, 103, 104)
+PLAYING = -1_003_000_000_001  # the first playing group; the others follow it
+FLOODED = -1_004_000_000_001  # far from the playing groups
+HUMANS = (101, 102, 103, 104)  # the first table's; table t seats 100 * t + these
+TABLES = 4
+
+
+def playing(table: int) -> tuple[int, tuple[int, ...]]:
+    """(group id, its four humans) of playing table ``table``."""
+    return PLAYING - table, tuple(100 * table + user_id for user_id in HUMANS)
 NEWCOMER = 900
 GOAL_P99_SECONDS = 1.0
 #: a person's pause before the first press of a turn (uniform), and between presses: at
@@ -58,6 +64,7 @@ class SpamReport:
     commands: int
     seconds: float
     spammers: int
+    tables: int
     during: list[float] = field(default_factory=list)  # press latencies inside the flood
     outside: list[float] = field(default_factory=list)
     answered_commands: int = 0
@@ -72,16 +79,28 @@ class SpamReport:
 
 
 async def run_spam(
-    *, commands: int = 300, seconds: float = 10.0, spammers: int = 30, play_for: float = 25.0
+    *,
+    commands: int = 300,
+    seconds: float = 10.0,
+    spammers: int = 30,
+    play_for: float = 25.0,
+    tables: int = TABLES,
 ) -> SpamReport:
     """Run the scenario once; ``play_for``: seconds of play measured after the flood starts."""
-    report = SpamReport(commands, seconds, spammers)
+    report = SpamReport(commands, seconds, spammers, tables)
+    assert FLOODED not in {playing(t)[0] for t in range(tables)}
     async with FakeTelegram() as fake:
         flooders = [2000 + n for n in range(spammers)]
-        fake.add_group(PLAYING, "牌桌", members=HUMANS)
         fake.add_group(FLOODED, "热闹群", members=flooders)
-        for user_id in (*HUMANS, NEWCOMER, *flooders):
+        for user_id in (NEWCOMER, *flooders):
             fake.add_user(user_id, f"u{user_id}")
+        everyone: list[int] = []
+        for table in range(tables):
+            group, humans = playing(table)
+            fake.add_group(group, f"牌桌{table + 1}", members=humans)
+            for user_id in humans:
+                fake.add_user(user_id, f"u{user_id}")
+            everyone += humans
         with tempfile.TemporaryDirectory(prefix="bench-spam-") as folder:
             settings = Settings(
                 telegram_bot_token=fake.token,
@@ -91,12 +110,13 @@ async def run_spam(
             application = build_application(settings)
             async with running_application(application):
                 service: GameService = application.bot_data["service"]
-                await _start_game(fake, service)
+                for table in range(tables):
+                    await _start_game(fake, service, *playing(table))
                 flood_window: list[float] = [0.0, 0.0]
                 stop = asyncio.Event()
                 players = [
                     asyncio.ensure_future(_play(fake, user_id, report, flood_window, stop))
-                    for user_id in HUMANS
+                    for user_id in everyone
                 ]
                 await asyncio.sleep(3.0)  # a few presses before the flood
                 flood_window[0] = time.monotonic()
@@ -111,7 +131,7 @@ async def run_spam(
         report.answered_commands = sum(  # the /help answers quote their command
             1 for m in fake.chat(FLOODED).bot_messages if m.reply_to is not None
         )
-        for chat_id in (PLAYING, FLOODED):
+        for chat_id in (*(playing(t)[0] for t in range(tables)), FLOODED):
             times = [
                 r.time
                 for r in fake.requests
@@ -123,16 +143,18 @@ async def run_spam(
     return report
 
 
-async def _start_game(fake: FakeTelegram, service: GameService) -> None:
-    for user_id in HUMANS:
+async def _start_game(
+    fake: FakeTelegram, service: GameService, group: int, humans: tuple[int, ...]
+) -> None:
+    for user_id in humans:
         await fake.send_text(user_id, user_id, "/start")
-    await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in HUMANS), 30)
-    await fake.send_text(HUMANS[0], PLAYING, "/newgame 双扣")
-    lobby = await fake.wait_for_message(PLAYING, contains="等待玩家", timeout=30)
-    for user_id in HUMANS[1:]:
-        await (await fake.press(user_id, PLAYING, lobby.message_id, "加入")).answered(30)
-    await (await fake.press(HUMANS[0], PLAYING, lobby.message_id, "开始")).answered(60)
-    await fake.wait_for(lambda: service.by_chat.get(PLAYING) is not None, 30)
+    await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in humans), 30)
+    await fake.send_text(humans[0], group, "/newgame 双扣")
+    lobby = await fake.wait_for_message(group, contains="等待玩家", timeout=30)
+    for user_id in humans[1:]:
+        await (await fake.press(user_id, group, lobby.message_id, "加入")).answered(30)
+    await (await fake.press(humans[0], group, lobby.message_id, "开始")).answered(60)
+    await fake.wait_for(lambda: service.by_chat.get(group) is not None, 30)
 
 
 def _live(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
@@ -206,7 +228,8 @@ def format_report(report: SpamReport, baseline: SpamReport | None = None) -> str
 
     lines = [
         f"{report.commands} /help from {report.spammers} people in one group over "
-        f"{report.seconds:.0f} s, while four humans play 双扣 in another.",
+        f"{report.seconds:.0f} s, while {report.tables} other groups play 双扣, four humans "
+        "each.",
         "",
         markdown_table(
             ["presses in the playing group", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"],
@@ -227,7 +250,7 @@ def format_report(report: SpamReport, baseline: SpamReport | None = None) -> str
         f"- A newcomer's /start in private answered after {report.newcomer_seconds:.2f} s",
         "- Most messages in any 60 s: "
         + ", ".join(
-            f"{'playing' if c == PLAYING else 'flooded'} group {n}"
+            f"{'flooded' if c == FLOODED else 'a playing'} group {n}"
             for c, n in report.most_in_a_minute.items()
         )
         + " (Telegram's limit: 20)",
@@ -243,13 +266,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--commands", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--spammers", type=int, default=30)
+    parser.add_argument("--tables", type=int, default=TABLES)
     parser.add_argument(
         "--play-for", type=float, default=40.0, help="seconds of play measured from the flood"
     )
     args = parser.parse_args(argv)
     start = started()
     baseline = asyncio.run(
-        run_spam(commands=0, seconds=args.seconds, spammers=args.spammers, play_for=args.play_for)
+        run_spam(
+            commands=0,
+            seconds=args.seconds,
+            spammers=args.spammers,
+            play_for=args.play_for,
+            tables=args.tables,
+        )
     )
     report = asyncio.run(
         run_spam(
@@ -257,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds=args.seconds,
             spammers=args.spammers,
             play_for=args.play_for,
+            tables=args.tables,
         )
     )
     body = format_report(report, baseline)
