@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import paowang, shuangkou
+from bot.game import paowang, paowang_combos, shuangkou
 from bot.game.cards import parse_cards
 from bot.names import beaten_in_trick, play_name
 from bot.render import play_button_label, play_html
@@ -63,7 +63,7 @@ def test_the_names_cover_all_27_ladder_rows() -> None:
         combo = paowang.classify(parse_cards(cards), revealed=revealed)
         assert combo is not None
         tiers.add(combo.tier)
-    assert tiers - {0} == set(range(1, paowang.LADDER_ROWS + 1))
+    assert tiers - {0} == set(range(1, paowang_combos.LADDER_ROWS + 1))
 
 
 def test_a_pair_straight_on_a_straight_is_a_riding_play() -> None:
@@ -117,7 +117,7 @@ def test_both_languages_have_every_name() -> None:
     zh, en = (CATALOG[lang] for lang in LANGUAGES)
     names = {key for key in zh if key.startswith("kind.")}
     assert names == {key for key in en if key.startswith("kind.")}
-    for row in range(1, paowang.LADDER_ROWS + 1):
+    for row in range(1, paowang_combos.LADDER_ROWS + 1):
         assert f"kind.paowang.tier{row}" in names
     for kind in shuangkou.KINDS:
         assert f"kind.shuangkou.{kind}" in names

@@ -3,20 +3,20 @@
 
 from __future__ import annotations
 
-from bot.game import paowang, shuangkou
+from bot.game import paowang_scoring, shuangkou
 from bot.strings import text
 
 
 def test_paowang_rules_state_the_escape_rule_as_coded() -> None:
     zh = text("zh", "rules.paowang")
-    assert f"按输{paowang.ESCAPE_GAMES}局扣分" in zh
-    assert f"满{paowang.ESCAPE_MIN_SECONDS:g}秒" in zh
-    assert f"出过{paowang.ESCAPE_MIN_TURNS}手" in zh
+    assert f"按输{paowang_scoring.ESCAPE_GAMES}局扣分" in zh
+    assert f"满{paowang_scoring.ESCAPE_MIN_SECONDS:g}秒" in zh
+    assert f"出过{paowang_scoring.ESCAPE_MIN_TURNS}手" in zh
     assert "逃跑扣分照扣" in zh
     en = text("en", "rules.paowang")
-    assert f"a loss ×{paowang.ESCAPE_GAMES}" in en
-    assert f"{paowang.ESCAPE_MIN_SECONDS:g} s old" in en
-    assert f"{paowang.ESCAPE_MIN_TURNS} turns" in en
+    assert f"a loss ×{paowang_scoring.ESCAPE_GAMES}" in en
+    assert f"{paowang_scoring.ESCAPE_MIN_SECONDS:g} s old" in en
+    assert f"{paowang_scoring.ESCAPE_MIN_TURNS} turns" in en
 
 
 def test_paowang_rules_use_paowang_names() -> None:

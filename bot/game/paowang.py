@@ -40,50 +40,19 @@ from bot.game.common import (
     SeatView,
     TrickTaken,
 )
-from bot.game.paowang_combos import (
-    KINDS,
-    LADDER_ROWS,
-    POINTS,
-    beats,
-    card_points,
-    classify,
-    legal_plays,
-)
-from bot.game.paowang_deal import count_jokers, deal_hands
+from bot.game.paowang_combos import POINTS, beats, classify, legal_plays
+from bot.game.paowang_deal import checked_hands, deal_hands
 from bot.game.paowang_scoring import (
-    ESCAPE_GAMES,
-    ESCAPE_MIN_SECONDS,
-    ESCAPE_MIN_TURNS,
-    SETTLEMENT,
     desertion_scores,
     end_outcome,
-    escape_penalty,
     instant_result,
     settled_result,
-    settlement_row,
-    turns_taken,
     winning_side,
 )
 from bot.game.paowang_view import seat_view
 
-__all__ = [
-    "ESCAPE_GAMES",
-    "ESCAPE_MIN_SECONDS",
-    "ESCAPE_MIN_TURNS",
-    "KINDS",
-    "LADDER_ROWS",
-    "POINTS",
-    "SETTLEMENT",
-    "Game",
-    "beats",
-    "card_points",
-    "classify",
-    "desertion_scores",
-    "escape_penalty",
-    "legal_plays",
-    "settlement_row",
-    "turns_taken",
-]
+# the design's public face (shared/design.md): the game, and the combinations' three
+__all__ = ["Game", "beats", "classify", "legal_plays"]
 
 VARIANT = "paowang"
 SEATS = 5
@@ -116,18 +85,7 @@ class Game:
     seats = SEATS
 
     def __init__(self, hands: Sequence[Iterable[Card]], leader: int) -> None:
-        if len(hands) != SEATS:
-            raise ValueError(f"刨王 needs {SEATS} hands, got {len(hands)}")
-        if not 0 <= leader < SEATS:
-            raise ValueError(f"no such seat: {leader}")
-        self.hands: list[list[Card]] = [sorted(hand) for hand in hands]
-        jokers = [count_jokers(hand) for hand in self.hands]
-        bigs = [big for big, _ in jokers]
-        smalls = [small for _, small in jokers]
-        if sum(bigs) > 2 or sum(smalls) > 2:
-            raise ValueError("there are two 大王 and two 小王 in 刨王's deck")
-        if not self.hands[leader]:
-            raise ValueError("the leader must hold cards")
+        self.hands, bigs, smalls = checked_hands(hands, leader)
         self.leader = leader
         #: how many 大王 each seat was dealt: the teams (engine-only knowledge)
         self.big_jokers: tuple[int, ...] = tuple(bigs)

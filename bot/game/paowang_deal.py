@@ -6,11 +6,11 @@ Pure: the shuffle is ``random.Random(seed)``, so a seed and the log replay a gam
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, double_deck_without_threes
 
-__all__ = ["HEART_FIVE", "count_jokers", "deal_hands"]
+__all__ = ["HEART_FIVE", "checked_hands", "count_jokers", "deal_hands"]
 
 SEATS = 5
 HEART_FIVE = Card(5, "♥")
@@ -45,3 +45,23 @@ def count_jokers(hand: Sequence[Card]) -> tuple[int, int]:
         else:
             break
     return bigs, smalls
+
+
+def checked_hands(
+    hands: Sequence[Iterable[Card]], leader: int
+) -> tuple[list[list[Card]], list[int], list[int]]:
+    """(the hands sorted, each one's 大王, each one's 小王), or ValueError for hands that no
+    deal of 刨王's deck gives (hand-made positions may hold fewer cards)."""
+    if len(hands) != SEATS:
+        raise ValueError(f"刨王 needs {SEATS} hands, got {len(hands)}")
+    if not 0 <= leader < SEATS:
+        raise ValueError(f"no such seat: {leader}")
+    sorted_hands = [sorted(hand) for hand in hands]
+    jokers = [count_jokers(hand) for hand in sorted_hands]
+    bigs = [big for big, _ in jokers]
+    smalls = [small for _, small in jokers]
+    if sum(bigs) > 2 or sum(smalls) > 2:
+        raise ValueError("there are two 大王 and two 小王 in 刨王's deck")
+    if not sorted_hands[leader]:
+        raise ValueError("the leader must hold cards")
+    return sorted_hands, bigs, smalls

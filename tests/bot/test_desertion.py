@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.callbacks import Act, Callback
-from bot.game import paowang
+from bot.game import paowang_scoring
 from bot.game.cards import format_cards
 from bot.service import GameService
 from bot.service.tables import Table
@@ -107,7 +107,7 @@ async def act_once(
 async def take_turns(
     service: GameService, messenger: RecordingMessenger, table: Table, people: list[Any], turns: int
 ) -> None:
-    while min(paowang.turns_taken(table.game)) < turns:
+    while min(paowang_scoring.turns_taken(table.game)) < turns:
         await act_once(service, messenger, table, people)
 
 
@@ -150,8 +150,8 @@ async def test_paowang_逃跑_after_30_s_and_4_turns_fixes_every_score(
     async with running(db, clock, seed, min_game_seconds=60.0) as (service, messenger):
         table, people = await start(service, PAOWANG, humans=5)
         await answer_gate(service, table, people, reveal)
-        await take_turns(service, messenger, table, people, paowang.ESCAPE_MIN_TURNS)
-        clock.now += paowang.ESCAPE_MIN_SECONDS
+        await take_turns(service, messenger, table, people, paowang_scoring.ESCAPE_MIN_TURNS)
+        clock.now += paowang_scoring.ESCAPE_MIN_SECONDS
         reply = await service.leave(person_of(table, people, deserter))
         assert reply.text == text("zh", "leave.done")
         assert tuple(table.fixed_scores) == expected
@@ -239,8 +239,9 @@ async def test_the_one_minute_rule_never_waives_a_deserters_penalty(
         await service.leave(people[0])  # the computers finish the game at once
         await wait_until(lambda: table.status == "finished", messenger.changed)
         await table.channel.drain()
-        penalty = -20 if variant is SHUANGKOU else paowang.escape_penalty(table.game, index)
-        opener_penalty = -20 if variant is SHUANGKOU else paowang.escape_penalty(table.game, 0)
+        price = paowang_scoring.escape_penalty
+        penalty = -20 if variant is SHUANGKOU else price(table.game, index)
+        opener_penalty = -20 if variant is SHUANGKOU else price(table.game, 0)
         got = await scores(db, table)
         assert got[index] == penalty < 0 and got[0] == opener_penalty < 0
         assert all(score == 0 for seat, score in enumerate(got) if seat not in (0, index))

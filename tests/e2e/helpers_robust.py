@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
+from bot.game import paowang_scoring
 from bot.game.cards import Card, format_cards
 from bot.service import GameService
 from bot.service.outbox import Delivery, Messenger, Sent
@@ -216,11 +217,10 @@ def escape_penalty(table: Table, seat: int) -> int:
     row ×4 (no snow, no ×2 for 亮王), from the teams of the deal."""
     if table.variant.name == "shuangkou":
         return ESCAPE_SHUANGKOU
-    from bot.game import paowang
 
     assert table.seed is not None
     game = table.variant.deal(table.seed, table.leader)
-    return int(paowang.escape_penalty(game, seat))
+    return int(paowang_scoring.escape_penalty(game, seat))
 
 
 def expected_scores(table: Table, escaped: dict[int, int], shown: str) -> list[int]:
@@ -229,13 +229,12 @@ def expected_scores(table: Table, escaped: dict[int, int], shown: str) -> list[i
     result = table.game.result
     if table.variant.name != "paowang" or not escaped:
         return [escaped.get(seat, result.deltas[seat]) for seat in range(table.size)]
-    from bot.game import paowang
 
     (first,) = escaped  # one deserter in these tests
     game = table.game
     counted = "另一方每人按赢 1 局计分" in shown
     assert counted or "另一方也不计分" in shown, shown
-    win, _ = paowang.settlement_row(len(game.wang_side), first not in game.wang_side)
+    win, _ = paowang_scoring.settlement_row(len(game.wang_side), first not in game.wang_side)
     partners = game.side_of(first)
     return [
         escaped.get(seat, 0 if seat in partners or not counted else win)

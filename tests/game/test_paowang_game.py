@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.game import IllegalPlay, Reason, paowang
+from bot.game import IllegalPlay, Reason, paowang, paowang_scoring
 from bot.game.cards import Card, double_deck_without_threes
 from bot.game.cards import parse_cards as cards
 from bot.game.common import (
@@ -596,7 +596,7 @@ ONE_AGAINST_FOUR = [
 def take_turns(game: Game, turns: int) -> None:
     """Play on until every seat has had ``turns`` turns: the leader leads its lowest card and
     everybody else passes (nobody goes out, no side wins)."""
-    while min(paowang.turns_taken(game)) < turns:
+    while min(paowang_scoring.turns_taken(game)) < turns:
         seat = game.turn
         assert seat is not None and not game.over
         if game.on_table is None:
@@ -619,8 +619,8 @@ def test_escape_penalty_is_the_losing_row_times_4_whatever_was_revealed(
     hands: list[str], seat: int, penalty: int, reveal: bool
 ) -> None:
     game = new_game(hands, 1, reveal={0: reveal})
-    assert paowang.escape_penalty(game, seat) == penalty
-    assert paowang.ESCAPE_GAMES == 4
+    assert paowang_scoring.escape_penalty(game, seat) == penalty
+    assert paowang_scoring.ESCAPE_GAMES == 4
 
 
 # (hands, deserter) -> every seat's fixed score once the game had lasted long enough
@@ -643,8 +643,8 @@ def test_a_desertion_after_30_seconds_and_4_turns_each_fixes_every_score(
     hands: list[str], seat: int, expected: tuple[int, ...], reveal: bool
 ) -> None:
     game = new_game(hands, 1, reveal={0: reveal})
-    take_turns(game, paowang.ESCAPE_MIN_TURNS)
-    fixed = paowang.desertion_scores(game, seat, [None] * 5, seconds=30.0)
+    take_turns(game, paowang_scoring.ESCAPE_MIN_TURNS)
+    fixed = paowang_scoring.desertion_scores(game, seat, [None] * 5, seconds=30.0)
     assert fixed == expected  # no ×2 for 亮王: the reveal changes nothing
 
 
@@ -655,41 +655,41 @@ def test_a_desertion_before_the_threshold_scores_the_other_side_0(
 ) -> None:
     game = new_game(hands, 1, reveal={0: True})
     take_turns(game, turns)
-    assert min(paowang.turns_taken(game)) == turns
-    fixed = paowang.desertion_scores(game, seat, [None] * 5, seconds=seconds)
+    assert min(paowang_scoring.turns_taken(game)) == turns
+    fixed = paowang_scoring.desertion_scores(game, seat, [None] * 5, seconds=seconds)
     assert fixed == tuple(score if s == seat else 0 for s, score in enumerate(expected))
 
 
 def test_a_desertion_in_the_亮王_phase_scores_only_the_deserter() -> None:
     game = Game([cards(text) for text in TWO_AGAINST_THREE], 1)
     assert game.reveal_phase
-    assert paowang.desertion_scores(game, 0, [None] * 5, seconds=45.0) == (-12, 0, 0, 0, 0)
+    assert paowang_scoring.desertion_scores(game, 0, [None] * 5, seconds=45.0) == (-12, 0, 0, 0, 0)
 
 
 def test_a_second_deserter_is_charged_and_nobody_else_changes() -> None:
     game = new_game(TWO_AGAINST_THREE, 1)
     take_turns(game, 4)
-    first = paowang.desertion_scores(game, 1, [None] * 5, seconds=40.0)
+    first = paowang_scoring.desertion_scores(game, 1, [None] * 5, seconds=40.0)
     assert first == (3, -8, 3, 0, 0)
     # a partner of the first deserter, then a player of the other side
-    second = paowang.desertion_scores(game, 3, first, seconds=50.0)
+    second = paowang_scoring.desertion_scores(game, 3, first, seconds=50.0)
     assert second == (3, -8, 3, -8, 0)
-    third = paowang.desertion_scores(game, 0, second, seconds=60.0)
+    third = paowang_scoring.desertion_scores(game, 0, second, seconds=60.0)
     assert third == (-12, -8, 3, -8, 0)
 
 
 def test_turns_taken_counts_plays_and_passes_not_亮王_answers() -> None:
     game = new_game(TWO_AGAINST_THREE, 1, reveal={0: True})
-    assert paowang.turns_taken(game) == (0, 0, 0, 0, 0)
+    assert paowang_scoring.turns_taken(game) == (0, 0, 0, 0, 0)
     play(game, 1, "4")
     game.pass_turn(2)
-    assert paowang.turns_taken(game) == (0, 1, 1, 0, 0)
+    assert paowang_scoring.turns_taken(game) == (0, 1, 1, 0, 0)
 
 
 def test_escape_penalty_needs_sides() -> None:
     game = Game([cards("4 5"), cards("4"), cards("5"), cards("6"), cards("7")], 1)
     with pytest.raises(ValueError, match="no 大王"):
-        paowang.escape_penalty(game, 1)
+        paowang_scoring.escape_penalty(game, 1)
 
 
 # ---- the next game's leader ------------------------------------------------------------------

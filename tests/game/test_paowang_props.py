@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.game import IllegalPlay, paowang
+from bot.game import IllegalPlay, paowang, paowang_combos
 from bot.game.cards import BIG_JOKER, Card, double_deck_without_threes, take_from
 from bot.game.common import Combo
 
@@ -32,7 +32,7 @@ def answer_reveals(game: paowang.Game, rng: random.Random) -> None:
 
 
 def points_everywhere(game: paowang.Game) -> int:
-    in_hands = sum(paowang.card_points(hand) for hand in game.hands)
+    in_hands = sum(paowang_combos.card_points(hand) for hand in game.hands)
     return sum(game.points) + in_hands + game.trick_points
 
 

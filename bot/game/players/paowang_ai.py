@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
-from bot.game import paowang
+from bot.game import paowang, paowang_combos
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
@@ -25,7 +25,7 @@ TURN = 7.0
 #: the ladder rows of N of a rank, and of k fours with an A (幺), as in the rules' table
 ROAD_TIER = (0, 0, 0, 1, 3, 5, 7, 11, 13)
 YAO_TIER = (0, 0, 4, 9, 15, 19, 21, 24, 26)
-POINTS = paowang.POINTS
+POINTS = paowang_combos.POINTS
 #: an opponent with this many cards or fewer may go out soon (扛旗, 双飞)
 DANGER = 4
 #: a trick holding this many points is worth a bomb
