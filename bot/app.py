@@ -11,14 +11,13 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import urlsplit
 
-from telegram import BotCommand, ChatMember
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
+from telegram import BotCommand
 from telegram.ext import AIORateLimiter, Application, ContextTypes, JobQueue
 
 from bot.config import Settings
 from bot.handlers import register_handlers
 from bot.handlers.common import Throttle
+from bot.handlers.members import ChatMembers
 from bot.service import GameService
 from bot.service.outbox import Messenger
 from bot.service.service import random_seed
@@ -122,30 +121,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     db = await open_checked(settings)
     bot = application.bot
 
-    async def status(chat_id: int, user_id: int) -> ChatMember | None:
-        try:
-            member: ChatMember = await bot.get_chat_member(chat_id, user_id)
-        except TelegramError as error:  # refused either way: rights are not assumed
-            log.warning("could not look up %s in %s: %s", user_id, chat_id, error)
-            return None
-        return member
-
-    async def is_admin(chat_id: int, user_id: int) -> bool:
-        member = await status(chat_id, user_id)
-        return member is not None and member.status in (
-            ChatMemberStatus.ADMINISTRATOR,
-            ChatMemberStatus.OWNER,
-        )
-
-    async def is_member(chat_id: int, user_id: int) -> bool:
-        member = await status(chat_id, user_id)
-        if member is None or member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-            return False
-        # a restricted user may or may not still be in the group
-        return member.status != ChatMemberStatus.RESTRICTED or bool(
-            getattr(member, "is_member", False)
-        )
-
+    members = ChatMembers(bot)
     assert application.job_queue is not None
     service = GameService(
         db=db,
@@ -159,8 +135,8 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         scheduler=JobQueueScheduler(application.job_queue),
         settings=settings,
         bot_username=bot.username,
-        is_admin=is_admin,
-        is_member=is_member,
+        is_admin=members.is_admin,
+        is_member=members.is_member,
         new_seed=application.bot_data["new_seed"],
     )
     application.bot_data["db"] = db

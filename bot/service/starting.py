@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.game.common import GameOver
 from bot.render import lobby_text, table_text
+from bot.service.group_channel import GroupChannel
 from bot.service.hub import Hub
-from bot.service.outbox import GroupChannel
 from bot.service.tables import Table
 
 

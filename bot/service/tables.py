@@ -10,7 +10,7 @@ from bot.game.common import Action, Result
 from bot.game.protocol import GameState
 from bot.render import SeatLabel
 from bot.service.base import seat_language
-from bot.service.outbox import GroupChannel
+from bot.service.group_channel import GroupChannel
 from bot.storage import GameRecord, GameStatus, SeatRecord
 from bot.strings import Lang
 from bot.variants import VARIANTS, Variant

@@ -1,0 +1,163 @@
+"""A table's paced channel to its group: merged posts and one live table message, under the
+group's limit (the messenger's budget)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardMarkup
+
+from bot.service.outbox import MAX_TEXT, Delivery, Messenger
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Post:
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+class GroupChannel:
+    """A group's game output: posts (tricks, players out, results) and one live table message.
+
+    One worker sends at most one request per ``interval`` seconds: all pending posts merged
+    into one message, or else one edit of the table rendered from the latest state. So a
+    fast game never floods the group, and no edit repeats the current text. After
+    ``follow_after`` posts the table is sent again below them (and the old one deleted), so
+    it stays in view.
+    """
+
+    follow_after = 3
+
+    def __init__(
+        self,
+        messenger: Messenger,
+        chat_id: int,
+        *,
+        interval: float,
+        budget: int,
+        render_table: Callable[[], str],
+        on_table_message: Callable[[int], Awaitable[None]] | None = None,
+        table_message_id: int | None = None,
+    ) -> None:
+        self.messenger = messenger
+        self.chat_id = chat_id
+        self.interval = interval
+        self.budget = budget
+        self.render_table = render_table
+        self.on_table_message = on_table_message
+        self.table_message_id = table_message_id
+        self._posts: list[_Post] = []
+        self._posts_since_table = 0
+        self._table_next = False
+        self._follow = True
+        self._dirty = False
+        self._last_table = ""
+        self._next_at = 0.0
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closed = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"group-channel:{self.chat_id}")
+
+    def post(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        if text:
+            self._posts.append(_Post(text, markup))
+            self._kick()
+
+    def stop_following(self) -> None:
+        """From now on the table stays where it is (the result should be the last message)."""
+        self._follow = False
+
+    def table_changed(self) -> None:
+        self._dirty = True
+        self._kick()
+
+    def _kick(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+        self.start()
+
+    async def drain(self) -> None:
+        """Wait until everything queued has been sent."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        await self.drain()
+        self._closed = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._posts or self._dirty:
+                wait = max(
+                    self._next_at - time.monotonic(),
+                    self.messenger.group_wait(self.chat_id, self.budget),
+                )
+                if wait > 0:
+                    await asyncio.sleep(wait)  # pacing to the group's limit
+                try:
+                    await self._send_one()
+                except Exception:  # one table's failure must never stop its channel
+                    log.exception("group channel %s failed to send", self.chat_id)
+                self._next_at = time.monotonic() + self.interval
+            self._idle.set()
+
+    async def _send_one(self) -> None:
+        # posts and table updates take turns, so a busy table still shows its state
+        if self._posts and not (self._dirty and self._table_next):
+            self._table_next = True
+            posts, self._posts = self._posts, []
+            markup = next((p.markup for p in reversed(posts) if p.markup is not None), None)
+            text = "\n".join(p.text for p in posts)
+            while len(text) > MAX_TEXT:  # very long backlogs: keep the newest lines
+                text = text.split("\n", 1)[1]
+            await self.messenger.send(self.chat_id, text, markup, notify=False)
+            self._posts_since_table += 1
+            if self._follow and self._posts_since_table >= self.follow_after:
+                self._dirty = True  # the table has scrolled away: bring it down
+            return
+        self._dirty = False
+        self._table_next = False
+        text = self.render_table()
+        moving = (
+            self._follow
+            and self.table_message_id is not None
+            and self._posts_since_table >= self.follow_after
+        )
+        if moving and self.table_message_id is not None:
+            # a fresh table message below the posts; deleting does not count against limits
+            old = self.table_message_id
+            self.table_message_id = None
+            self._last_table = ""
+            await self.messenger.delete(self.chat_id, old)
+        if text == self._last_table:
+            return
+        if self.table_message_id is not None:
+            delivery = await self.messenger.edit(self.chat_id, self.table_message_id, text)
+            if delivery is not Delivery.GONE:
+                self._last_table = text
+                return
+        sent = await self.messenger.send(self.chat_id, text, notify=False)
+        if sent.message_id is not None:
+            self.table_message_id = sent.message_id
+            self._last_table = text
+            self._posts_since_table = 0
+            if self.on_table_message is not None:
+                await self.on_table_message(sent.message_id)
