@@ -39,7 +39,10 @@ is checked:
 4. no flood limit is exceeded: the fake recorded no violation (group, private or global), and no
    group got more than 20 messages (sends and edits) in any 60 s, counting every request but
    those answered 429 and those an injected 500/502 answered (they never reached "Telegram");
-   the count with those too is printed beside it.
+   the count with those too is printed beside it;
+5. no game stalls: a game still ``playing`` when the bot is stopped has had a move in the last
+   60 s, or the bot has been up for less than that (with 20 s turns and their timers, a game the
+   bot still runs never waits that long).
 
 It prints the counts and rewrites the ``bench.chaos`` section of ``bench/results/bot.md``. With
 ``--keep`` (or when a check fails) the database, the bot's log and ``requests.jsonl`` (every
@@ -127,6 +130,7 @@ FAULT_GAP = (3.0, 10.0)
 FAULT_STRETCH = (3.0, 10.0)
 SPAM_COMMANDS = 200
 SPAM_SECONDS = 20.0
+STALL_SECONDS = 60.0  # 3 turns: a game the bot runs makes a move sooner (turn timer 20 s)
 STARTUP_TIMEOUT = 300.0  # a restart recovers every game before it polls
 
 CONTROLS = frozenset(("提示", "不出", "亮王", "不亮", "知道了，继续", "我回来了"))
@@ -190,6 +194,7 @@ class DbReport:
     by_variant: Counter[str] = field(default_factory=Counter)
     deserted_games: int = 0
     failures: list[str] = field(default_factory=list)
+    stalled: list[str] = field(default_factory=list)  # playing games nothing moves (5.)
 
 
 @dataclass
@@ -223,6 +228,7 @@ class Report:
     @property
     def failures(self) -> list[str]:
         found = list(self.db.failures)
+        found += [f"stalled: {line}" for line in self.db.stalled]
         found += [f"press never answered: {line}" for line in self.unanswered]
         found += [f"flood limit exceeded: {line}" for line in self.violation_samples]
         found += [f"group limit: {line}" for line in self.group_over]
@@ -251,6 +257,7 @@ class Chaos:
         self.chaos_over = asyncio.Event()
         self.humans_stop = False
         self.side_tasks: list[asyncio.Task[None]] = []
+        self.ready_wall = time.time()  # when the bot last began to poll (epoch seconds)
 
     # ---- the bot process ---------------------------------------------------------------
 
@@ -290,10 +297,14 @@ class Chaos:
             exited.cancel()
             polled.cancel()
             await asyncio.gather(polled, exited, return_exceptions=True)
-            if process.returncode is None and polled.done() and not polled.cancelled() and (
-                polled.exception() is None
+            if (
+                process.returncode is None
+                and polled.done()
+                and not polled.cancelled()
+                and (polled.exception() is None)
             ):
                 took = time.monotonic() - begun
+                self.ready_wall = time.time()
                 self.stats.restart_seconds.append(took)
                 made = Counter(r.method for r in fake.requests[since:] if r.method != "getUpdates")
                 self.stats.starts.append(
@@ -349,9 +360,7 @@ class Chaos:
                 human = Human(user_id, name, table, random.Random(rng.randrange(1 << 62)))
                 table.humans.append(human)
                 self.humans.append(human)
-            fake.add_group(
-                table.chat_id, f"牌桌{n + 1}", members=[h.user_id for h in table.humans]
-            )
+            fake.add_group(table.chat_id, f"牌桌{n + 1}", members=[h.user_id for h in table.humans])
             self.tables.append(table)
         fake.add_user(SPAMMER, "刷屏者")
         fake.add_group(SPAM_GROUP, "热闹群", members=[SPAMMER])
@@ -759,10 +768,11 @@ class Chaos:
                 await asyncio.gather(
                     *tables, *humans, *makers, *self.side_tasks, return_exceptions=True
                 )
+                stopped = time.time()
                 await self.stop_bot()
                 self.log.close()
             self._fill(report)
-        report.db = check_database(self.db_path)
+        report.db = check_database(self.db_path, stopped=stopped, up_since=self.ready_wall)
         report.log_errors = log_errors(self.folder / "bot.log")
         report.seconds = time.monotonic() - begun
         return report
@@ -916,15 +926,16 @@ def _deal(row: sqlite3.Row) -> GameState | None:
     return variant.deal(json.loads(row["seed"]), row["leader"])
 
 
-def check_database(path: Path) -> DbReport:
-    """Invariants 1 and 2, read from the database after the bot stopped."""
+def check_database(path: Path, *, stopped: float, up_since: float) -> DbReport:
+    """Invariants 1, 2 and 5, read from the database after the bot stopped (``stopped``: when
+    it was told to; ``up_since``: when it last began to poll, epoch seconds)."""
     report = DbReport()
     with contextlib.closing(_connect(path)) as db:
         for row in db.execute("SELECT * FROM games ORDER BY id").fetchall():
             report.games[row["status"]] += 1
             report.by_variant[row["variant"]] += 1
             actions = db.execute(
-                "SELECT seq, seat, kind, cards FROM actions WHERE game_id = ? ORDER BY seq",
+                "SELECT seq, seat, kind, cards, at FROM actions WHERE game_id = ? ORDER BY seq",
                 (row["id"],),
             ).fetchall()
             results = db.execute(
@@ -932,8 +943,33 @@ def check_database(path: Path) -> DbReport:
             ).fetchall()
             report.actions += len(actions)
             report.failures += list(_check_game(row, actions, results, report))
+            if row["status"] == "playing":
+                last = max([row["started_at"] or 0.0, *(a["at"] for a in actions)])
+                idle = min(stopped - last, stopped - up_since)
+                if idle > STALL_SECONDS:
+                    report.stalled.append(_stalled(row, actions, stopped - last, idle))
         report.failures += list(_check_ratings(db))
     return report
+
+
+def _stalled(row: sqlite3.Row, actions: list[sqlite3.Row], idle: float, up: float) -> str:
+    """A game nobody moves any more: who the engine waits for."""
+    game = _deal(row)
+    waiting = "?"
+    if game is not None:
+        with contextlib.suppress(Exception):  # a log that does not replay is reported apart
+            for action in actions:
+                apply_action(game, (action["kind"], action["seat"], action["cards"]))
+            seats = json.loads(row["seats"])
+            waiting = ", ".join(
+                f"seat {s} ({'computer' if seats[s]['is_computer'] else 'human'})"
+                for s in game.to_act
+            )
+    return (
+        f"game {row['id']} ({row['variant']}, chat {row['chat_id']}): no action for "
+        f"{idle:.0f} s ({up:.0f} s of them with the bot up), {len(actions)} actions; "
+        f"waiting for {waiting}"
+    )
 
 
 def _check_game(
@@ -1026,15 +1062,16 @@ def _check_ratings(db: sqlite3.Connection) -> Iterator[str]:
 
 
 def log_errors(path: Path) -> Counter[str]:
-    """The bot's error lines (LOG_LEVEL=WARNING), by their first 120 characters."""
+    """The bot's log lines (LOG_LEVEL=WARNING), by their first 110 characters, digits as N."""
     found: Counter[str] = Counter()
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return found
     for line in lines:
-        if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback"):
-            found[re.sub(r"\d+", "N", line)[:120]] += 1
+        if any(level in line for level in (" WARNING ", " ERROR ", " CRITICAL ")):
+            shown = re.sub(r"\d+", "N", line.split(" ", 2)[-1])  # without the date and time
+            found[shown[:110]] += 1
     return found
 
 
@@ -1049,9 +1086,10 @@ def format_report(report: Report) -> str:
         ["tables (groups playing; + 1 spam group)", f"{args.tables} ({_counts(report.variants)})"],
         ["simulated humans", report.humans],
         ["games opened / dealt", f"{sum(db.games.values())} / {db.started}"],
-        ["games finished / playing / cancelled / open lobbies", " / ".join(
-            str(db.games[k]) for k in ("finished", "playing", "cancelled", "lobby")
-        )],
+        [
+            "games finished / playing / cancelled / open lobbies",
+            " / ".join(str(db.games[k]) for k in ("finished", "playing", "cancelled", "lobby")),
+        ],
         ["games with a desertion (逃跑)", db.deserted_games],
         ["actions stored", db.actions],
         ["turns decided by humans", s.turns],
@@ -1061,35 +1099,58 @@ def format_report(report: Report) -> str:
         ["buttons gone before the press", s.press_misses],
         ["/leave (answered)", f"{s.leaves} ({s.leaves_confirmed})"],
         ["blocks (unblocked again with /start)", f"{s.blocks} ({s.unblocks})"],
-        ["SIGKILLs (planned); seconds from each start to the first poll",
-         f"{s.kills} ({s.kills_planned}); "
-         + (", ".join(f"{v:.1f}" for v in s.restart_seconds) or "n/a")],
-        ["fault stretches; faulted requests", f"{sum(s.fault_stretches.values())}; {fired} "
-         f"({_counts(report.faults_fired)})"],
+        [
+            "SIGKILLs (planned); seconds from each start to the first poll",
+            f"{s.kills} ({s.kills_planned}); "
+            + (", ".join(f"{v:.1f}" for v in s.restart_seconds) or "n/a"),
+        ],
+        [
+            "fault stretches; faulted requests",
+            f"{sum(s.fault_stretches.values())}; {fired} ({_counts(report.faults_fired)})",
+        ],
         ["spam /help sent / answered", f"{s.spam_sent} / {report.spam_answered}"],
-        ["flood-limit violations (group / private / global)", " / ".join(
-            str(report.violations[k]) for k in ("group", "private", "global")
-        )],
-        ["most group messages in any 60 s (all but 429s; also 500/502s)",
-         f"{report.group_max} ({report.group_max_strict}); limit {GROUP_LIMIT}"],
-        ["unanswered presses: excused by a kill / others",
-         f"{report.unanswered_excused} / {len(report.unanswered)}"],
-        ["requests the fake refused (4xx, not 403/429); 403s to blocked users",
-         f"{len(report.rejections)}; {report.forbidden}"],
-        ["bot log error lines", sum(report.log_errors.values())],
-        ["wall time: total / chaos / settle s", f"{report.seconds:.0f} / "
-         f"{report.chaos_seconds:.0f} / {report.settle_seconds:.0f}"
-         + (f" ({report.tables_unsettled} tables still playing)" if report.tables_unsettled
-            else "")],
+        [
+            "flood-limit violations (group / private / global)",
+            " / ".join(str(report.violations[k]) for k in ("group", "private", "global")),
+        ],
+        [
+            "most group messages in any 60 s (all but 429s; also 500/502s)",
+            f"{report.group_max} ({report.group_max_strict}); limit {GROUP_LIMIT}",
+        ],
+        [
+            "unanswered presses: excused by a kill / others",
+            f"{report.unanswered_excused} / {len(report.unanswered)}",
+        ],
+        [
+            "requests the fake refused (4xx, not 403/429); 403s to blocked users",
+            f"{len(report.rejections)}; {report.forbidden}",
+        ],
+        ["bot log warnings and errors", sum(report.log_errors.values())],
+        [
+            "wall time: total / chaos / settle s",
+            f"{report.seconds:.0f} / "
+            f"{report.chaos_seconds:.0f} / {report.settle_seconds:.0f}"
+            + (
+                f" ({report.tables_unsettled} tables still playing)"
+                if report.tables_unsettled
+                else ""
+            ),
+        ],
     ]
     lines = [markdown_table(["what", "count"], rows), ""]
     failures = report.failures
     checks = [
-        ("1. every stored log replays", not [f for f in db.failures if "refuses" in f
-                                              or "no deal" in f]),
+        (
+            "1. every stored log replays",
+            not [f for f in db.failures if "refuses" in f or "no deal" in f],
+        ),
         ("2. no action lost or doubled (seqs, results, ratings)", not db.failures),
         ("3. every press answered (outside kill windows)", not report.unanswered),
         ("4. limits never exceeded", not report.violation_samples and not report.group_over),
+        (
+            f"5. no game stalls ({STALL_SECONDS:g} s without a move while the bot is up)",
+            not db.stalled,
+        ),
     ]
     lines += [f"- {name}: {'held' if ok else '**FAILED**'}" for name, ok in checks]
     if failures:
@@ -1105,10 +1166,8 @@ def format_report(report: Report) -> str:
         lines += [f"- {n} × {kind}" for kind, n in report.rejection_kinds.most_common()]
         lines += [f"  - {line[:300]}" for line in report.rejections_other[:5]]
     if report.log_errors:
-        lines += ["", "Bot log errors (most common 8, digits as N):"]
+        lines += ["", "Bot log warnings and errors (most common 8, digits as N):"]
         lines += [f"- {n} × `{line}`" for line, n in report.log_errors.most_common(8)]
-    if report.kept:
-        lines += ["", f"Database and bot log kept in {report.kept}"]
     return "\n".join(lines)
 
 
@@ -1119,40 +1178,48 @@ def _counts(counter: Counter[str]) -> str:
 def _latency(values: Sequence[float]) -> str:
     if not values:
         return "n/a"
-    return " / ".join(f"{v:.2f}" for v in (
-        percentile(values, 50), percentile(values, 95), max(values)
-    ))
+    return " / ".join(
+        f"{v:.2f}" for v in (percentile(values, 50), percentile(values, 95), max(values))
+    )
 
 
 def section(report: Report, command: str, start: tuple[str, str, str], body: str) -> str:
     settings = ", ".join(f"{k}={v}" for k, v in BOT_ENV.items() if k != "LOG_LEVEL")
-    return "\n".join([
-        "## Chaos: kills, Telegram faults and odd users (`bench.chaos`)",
-        "",
-        f"`{command}`",
-        "",
-        *machine_lines(start),
-        f"- The bot as a subprocess (`python -m bot run`) with {settings}; the fake with "
-        "Telegram's limits (20 a minute per group, 1 a second per private chat with 3 at once, "
-        "30 a second overall)",
-        f"- {report.args.minutes:g} min of chaos: SIGKILL and restart {KILLS[0]}–{KILLS[1]} "
-        "times; stretches of 429/500/502/held-then-504 answers on sendMessage, "
-        "editMessageText and answerCallbackQuery; humans at 0.5–2 s a decision, pressing twice "
-        f"at once ({P_DOUBLE:.0%} of presses), /leave and blocking the bot ({P_LEAVE:.1%} of "
-        f"turns each); {SPAM_COMMANDS} /help in {SPAM_SECONDS:g} s in another group. Then up "
-        f"to {report.args.settle:g} s without chaos for the games to end, and SIGTERM",
-        "",
-        body,
-    ])
+    return "\n".join(
+        [
+            "## Chaos: kills, Telegram faults and odd users (`bench.chaos`)",
+            "",
+            f"`{command}`",
+            "",
+            *machine_lines(start),
+            f"- The bot as a subprocess (`python -m bot run`) with {settings}; the fake with "
+            "Telegram's limits (20 a minute per group, 1 a second per private chat with 3 at once, "
+            "30 a second overall)",
+            f"- {report.args.minutes:g} min of chaos: {KILLS[0]}–{KILLS[1]} SIGKILLs and restarts "
+            f"planned, the bot polling at least {ALIVE_AT_LEAST[0]:g}–{ALIVE_AT_LEAST[1]:g} s "
+            "between them; stretches of 429/500/502/held-then-504 answers on sendMessage, "
+            "editMessageText and answerCallbackQuery; humans at 0.5–2 s a decision, pressing twice "
+            f"at once ({P_DOUBLE:.0%} of their 出牌, 不出 and 亮王 presses), /leave and blocking "
+            f"the bot ({P_LEAVE:.1%} of turns each); {SPAM_COMMANDS} /help in {SPAM_SECONDS:g} s "
+            f"in another group. Then up to {report.args.settle:g} s without chaos for the games "
+            "to end, and SIGTERM",
+            "",
+            body,
+        ]
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.chaos", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.chaos",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=3.0, help="minutes of chaos")
-    parser.add_argument("--settle", type=float, default=60.0,
-                        help="seconds after the chaos for the games to end")
+    parser.add_argument(
+        "--settle", type=float, default=60.0, help="seconds after the chaos for the games to end"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
@@ -1173,6 +1240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         folder.rmdir()
     body = format_report(report)
     print(body)
+    if report.kept:
+        print(f"\nThe database, the bot's log and requests.jsonl are in {report.kept}")
     given = list(argv if argv is not None else sys.argv[1:])
     command = " ".join([".venv/bin/python -m bench.chaos", *given])
     if not args.no_write:

@@ -44,7 +44,11 @@ class JobQueueScheduler:
         async def job(context: ContextTypes.DEFAULT_TYPE) -> None:
             await callback()
 
-        self.job_queue.run_once(job, when=max(0.0, delay), name=name)
+        # a job due while the bot was busy (recovering its tables before the job queue
+        # starts, say) runs late rather than never: a lost job is a game that waits forever
+        self.job_queue.run_once(
+            job, when=max(0.0, delay), name=name, job_kwargs={"misfire_grace_time": None}
+        )
 
     def cancel(self, name: str) -> None:
         for job in self.job_queue.get_jobs_by_name(name):
@@ -64,7 +68,8 @@ def build_application(
             # so a bucket of half the limit keeps any one-second window under the limit.
             # Group pacing proper is the service's sliding window (GroupChannel).
             AIORateLimiter(
-                overall_max_rate=max(1.0, settings.overall_messages_per_second / 2),
+                # a bucket of b lets 2b through in its first second: b - 1 keeps it under
+                overall_max_rate=max(1.0, settings.overall_messages_per_second / 2 - 1),
                 group_max_rate=settings.group_messages_per_minute,
                 max_retries=3,
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, Update
@@ -17,7 +18,9 @@ log = logging.getLogger(__name__)
 
 LOBBY_ACTS = {Act.JOIN, Act.LEAVE, Act.COMPUTER, Act.START, Act.CANCEL}
 MAX_ANSWER = 200
-ANSWER_ATTEMPTS = 2
+#: a press is answered within Telegram's time for it (about 15 s) or never: a few tries
+ANSWER_ATTEMPTS = 4
+ANSWER_PAUSE = 0.25
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -46,7 +49,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _answer(query: CallbackQuery, reply: Reply) -> None:
-    """Answer the press, once more if Telegram failed on its side (a 5xx or a lost answer):
+    """Answer the press, again after a pause if Telegram failed on its side (a 5xx, a lost answer):
     the action is done either way, and the player's client spins until answered."""
     for attempt in range(ANSWER_ATTEMPTS):
         try:
@@ -58,6 +61,7 @@ async def _answer(query: CallbackQuery, reply: Reply) -> None:
             if isinstance(error, BadRequest) or attempt + 1 == ANSWER_ATTEMPTS:
                 log.warning("could not answer press %s: %s", query.id, error)
                 return
+            await asyncio.sleep(ANSWER_PAUSE * (attempt + 1))
         except TelegramError as error:  # too old, or the like: answering again cannot help
             log.warning("could not answer press %s: %s", query.id, error)
             return

@@ -7,6 +7,7 @@ message (the old one's text is unknown, and an identical edit is an error).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.game.common import Action, GameOver, action_kind
@@ -41,15 +42,22 @@ class Recovery:
         return replay(VARIANTS[record.variant], seed, record.leader, record.hands, actions)
 
     async def recover(self) -> int:
-        """Rebuild every unfinished lobby and game from the database; returns how many."""
-        count = 0
-        for record in await self.hub.db.games.unfinished():
-            try:
-                await self._recover_one(record)
-                count += 1
-            except Exception:
-                log.exception("could not recover game %s", record.id)
-        return count
+        """Rebuild every unfinished lobby and game from the database; returns how many.
+
+        The tables are rebuilt side by side: each one's first messages wait for their chats'
+        pace (the recovered players' windows count as full), and one after the other twenty
+        tables would keep the bot from polling for a minute."""
+        records = await self.hub.db.games.unfinished()
+        done = await asyncio.gather(*(self._recover_safely(record) for record in records))
+        return sum(done)
+
+    async def _recover_safely(self, record: GameRecord) -> bool:
+        try:
+            await self._recover_one(record)
+        except Exception:
+            log.exception("could not recover game %s", record.id)
+            return False
+        return True
 
     async def _recover_one(self, record: GameRecord) -> None:
         hub = self.hub
