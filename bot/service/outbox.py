@@ -5,6 +5,7 @@ its group is :mod:`bot.service.group_channel`."""
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import time
 from collections import deque
@@ -99,7 +100,8 @@ class Messenger:
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
         self._stripped: dict[tuple[int, int], None] = {}
 
-    def _count_group(self, chat_id: int) -> None:
+    def _count_group(self, chat_id: int) -> float:
+        """Take a place in the group's window for a request leaving now; returns its time."""
         now = time.monotonic()
         times = self._group_times.setdefault(chat_id, deque())
         # pruned here as well as in group_wait, which only groups with a game call
@@ -110,6 +112,20 @@ class Messenger:
             self._group_times = {
                 c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
             }
+        return now
+
+    def _group_returned(self, chat_id: int, sent_at: float) -> None:
+        """The request that left at ``sent_at`` came back: it counts from now. One that waited
+        in the rate limiter (a 429's ``retry_after``) or in a slow connection reached Telegram
+        late, and counted from when it left it would free its place too early."""
+        times = self._group_times.get(chat_id)
+        if times is None:
+            return
+        try:
+            times.remove(sent_at)
+        except ValueError:  # forgotten meanwhile (an idle group's sweep)
+            return
+        bisect.insort(times, time.monotonic())
 
     async def restore_group_windows(self) -> None:
         """Start from the group sends of the last minute as logged (after a restart)."""
@@ -167,9 +183,14 @@ class Messenger:
                 while (wait := self.group_wait(chat_id, self.group_budget)) > 0:
                     await asyncio.sleep(wait)
             # counted with no await after the check: nothing else can take the place
-            self._count_group(chat_id)
-            if self.group_log is not None:
-                await self.group_log.record(chat_id, time.time())
+            sent_at = self._count_group(chat_id)
+            try:
+                if self.group_log is not None:
+                    await self.group_log.record(chat_id, time.time())
+                self.calls += 1
+                return await make()
+            finally:
+                self._group_returned(chat_id, sent_at)
         self.calls += 1
         return await make()
 

@@ -137,3 +137,12 @@ async def test_a_restarted_messenger_knows_the_groups_last_minute() -> None:
     assert after.group_room(-100) == 1
     assert after.group_room(-300) == 5
     assert after.group_wait(-100, 4) > 50  # the window frees a minute after those sends
+
+
+async def test_a_group_message_counts_from_when_its_request_came_back() -> None:
+    """A request held up (a 429's retry_after inside the rate limiter, a slow connection)
+    reaches Telegram late: counted from when it left, it would free its place too early."""
+    bot = SlowBot([0.3])
+    messenger = Messenger(bot, group_budget=1, group_reserve=0)  # type: ignore[arg-type]
+    await messenger.send(-100, "held up for 0.3 s")
+    assert messenger.group_wait(-100, 1) > 59.9
