@@ -207,13 +207,21 @@ _SET_SIZE = {"single": 1, "pair": 2, "triple": 3}
 
 def _sets(kind: str, by_rank: list[list[Card]], above: int) -> list[Combo]:
     """The singles, pairs or triples (``kind``) of ranks above ``above``, low to high; a triple
-    is of 3..2 only (two jokers of a colour make a pair at most)."""
+    is of 3..2 only (two jokers of a colour make a pair at most). One comprehension per size:
+    this is the hot path of every turn."""
     size = _SET_SIZE[kind]
-    ranks = by_rank[: TWO + 1] if size == 3 else by_rank
+    if size == 1:
+        return [Combo(kind, (c[0],), r) for r, c in enumerate(by_rank) if c and r > above]
+    if size == 2:
+        return [
+            Combo(kind, (c[0], c[1]), r)
+            for r, c in enumerate(by_rank)
+            if len(c) > 1 and r > above
+        ]
     return [
-        Combo(kind, tuple(cards[:size]), rank)
-        for rank, cards in enumerate(ranks)
-        if len(cards) >= size and rank > above
+        Combo(kind, (c[0], c[1], c[2]), r)
+        for r, c in enumerate(by_rank[: TWO + 1])
+        if len(c) > 2 and r > above
     ]
 
 
