@@ -373,3 +373,18 @@ def hand_line(hand: Iterable[Card]) -> str:
     from html import escape
 
     return escape(format_cards(sorted(hand))) or "—"
+
+
+async def open_group_lobby(fake: FakeTelegram, opener: int, chat_id: int = GROUP) -> FakeMessage:
+    """``opener`` starts the bot and opens a lobby in ``chat_id``; the lobby message."""
+    await say(fake, opener, opener, "/start")
+    count = len(fake.chat(chat_id).messages)
+    await fake.send_text(opener, chat_id, "/newgame")
+    lobby: FakeMessage = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat(chat_id).messages[count:] if m.from_bot and "加入" in m.labels),
+            None,
+        ),
+        what="the lobby",
+    )
+    return lobby

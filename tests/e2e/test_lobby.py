@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from fakebot import FakeMessage, FakeTelegram
+from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
     check_settlement,
     fast_settings,
     finish,
+    open_group_lobby,
     say,
     start_game,
 )
@@ -28,20 +29,6 @@ def fake_telegram_options() -> dict[str, Any]:
     return FAST
 
 
-async def _open(fake: FakeTelegram, opener: int, chat_id: int = GROUP) -> FakeMessage:
-    await say(fake, opener, opener, "/start")
-    count = len(fake.chat(chat_id).messages)
-    await fake.send_text(opener, chat_id, "/newgame")
-    lobby: FakeMessage = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat(chat_id).messages[count:] if m.from_bot and "加入" in m.labels),
-            None,
-        ),
-        what="the lobby",
-    )
-    return lobby
-
-
 async def test_a_user_who_never_started_the_bot_joins_through_the_deep_link(
     fake_telegram: FakeTelegram, tmp_path: Any
 ) -> None:
@@ -49,7 +36,7 @@ async def test_a_user_who_never_started_the_bot_joins_through_the_deep_link(
     (opener,) = setup_world(fake, 1)
     fake.add_user(NEWCOMER, "新人")
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        lobby = await _open(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         game_id = service.by_chat[GROUP]
         table = service.tables[game_id]
         link = service.deep_link(game_id)
@@ -86,7 +73,7 @@ async def test_a_user_who_blocked_the_bot_is_sent_to_the_deep_link_too(
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
         await say(fake, NEWCOMER, NEWCOMER, "/start")
         fake.block(NEWCOMER)
-        lobby = await _open(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         game_id = service.by_chat[GROUP]
         answer = await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
         assert answer.url == service.deep_link(game_id)
@@ -107,7 +94,7 @@ async def test_a_seated_player_who_blocks_the_bot_leaves_the_lobby(
     fake.add_user(NEWCOMER, "新人")
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
         await say(fake, NEWCOMER, NEWCOMER, "/start")
-        lobby = await _open(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         table = service.tables[service.by_chat[GROUP]]
         await (await fake.press(NEWCOMER, GROUP, lobby.message_id, "加入")).answered()
         assert [s.user_id for s in table.seats] == [opener, NEWCOMER]
@@ -126,7 +113,7 @@ async def test_who_may_press_what_in_the_lobby(fake_telegram: FakeTelegram, tmp_
     fake.add_group(OTHER_GROUP, "另一个群")
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
         await say(fake, STRANGER, STRANGER, "/start")
-        lobby = await _open(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         table = service.tables[service.by_chat[GROUP]]
 
         def seats() -> list[int | None]:
@@ -150,7 +137,7 @@ async def test_who_may_press_what_in_the_lobby(fake_telegram: FakeTelegram, tmp_
         assert (await press(people[3], "离开"))[0] == "你已离开。"
         assert seats() == people[:3]
         # someone seated here cannot sit in another group's lobby at the same time
-        other_lobby = await _open(fake, STRANGER, OTHER_GROUP)
+        other_lobby = await open_group_lobby(fake, STRANGER, OTHER_GROUP)
         answer = await (
             await fake.press(people[1], OTHER_GROUP, other_lobby.message_id, "加入")
         ).answered()
@@ -169,7 +156,7 @@ async def test_a_deleted_lobby_message_is_posted_again(
     fake = fake_telegram
     people = setup_world(fake, 2)
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        lobby = await _open(fake, people[0])
+        lobby = await open_group_lobby(fake, people[0])
         table = service.tables[service.by_chat[GROUP]]
         fake.delete_message(GROUP, lobby.message_id)
         # nobody can press a deleted message: /newgame points to the lobby; the next change

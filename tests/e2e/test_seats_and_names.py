@@ -14,9 +14,9 @@ from telegram import Chat, Message, MessageEntity, Update, User
 
 from bot.app import build_application
 from bot.safe_names import HUMAN_MARK, MAX_NAME_LENGTH, safe_name
-from fakebot import FakeMessage, FakeTelegram
+from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, running_bot, setup_world
-from tests.e2e.helpers_robust import FAST, fast_settings, say
+from tests.e2e.helpers_robust import FAST, fast_settings, open_group_lobby, say
 
 OTHER_GROUP = -1002
 STRANGER = 301
@@ -27,20 +27,6 @@ def fake_telegram_options() -> dict[str, Any]:
     return FAST
 
 
-async def open_lobby(fake: FakeTelegram, opener: int, chat_id: int = GROUP) -> FakeMessage:
-    await say(fake, opener, opener, "/start")
-    count = len(fake.chat(chat_id).messages)
-    await fake.send_text(opener, chat_id, "/newgame")
-    lobby: FakeMessage = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat(chat_id).messages[count:] if m.from_bot and "加入" in m.labels),
-            None,
-        ),
-        what="the lobby",
-    )
-    return lobby
-
-
 async def test_a_guessed_link_or_an_outsider_gets_no_seat(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -48,7 +34,7 @@ async def test_a_guessed_link_or_an_outsider_gets_no_seat(
     (opener,) = setup_world(fake, 1)
     fake.add_user(STRANGER, "路人")
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        await open_lobby(fake, opener)
+        await open_group_lobby(fake, opener)
         game_id = service.by_chat[GROUP]
         table = service.tables[game_id]
         await say(fake, STRANGER, STRANGER, "/start")
@@ -81,8 +67,8 @@ async def test_two_presses_in_two_groups_at_once_take_one_seat(
     opener_a, opener_b, both = people
     fake.add_group(OTHER_GROUP, "另一群", members=people)
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        lobby_a = await open_lobby(fake, opener_a, GROUP)
-        lobby_b = await open_lobby(fake, opener_b, OTHER_GROUP)
+        lobby_a = await open_group_lobby(fake, opener_a, GROUP)
+        lobby_b = await open_group_lobby(fake, opener_b, OTHER_GROUP)
         await say(fake, both, both, "/start")
         # both presses are queued before the bot reads either: they are handled concurrently
         press_a = await fake.press(both, GROUP, lobby_a.message_id, "加入")
@@ -105,7 +91,7 @@ async def test_the_opener_removes_someone_from_the_lobby(
     fake = fake_telegram
     opener, other, third = setup_world(fake, 3)
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        lobby = await open_lobby(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         table = service.tables[service.by_chat[GROUP]]
         for user_id in (other, third):
             await say(fake, user_id, user_id, "/start")
@@ -152,7 +138,7 @@ async def test_a_posing_or_endless_name_is_shown_safely(
     fake.add_user(nameless, "")
     fake.chat(GROUP).members.update({poser, endless, nameless})
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
-        lobby = await open_lobby(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         for user_id in (poser, endless, nameless):
             hello = await say(fake, user_id, user_id, "/start")
             assert hello.text
@@ -175,7 +161,7 @@ async def test_the_group_title_is_escaped_in_private(
     opener, joiner = setup_world(fake, 2)
     fake.chat(GROUP).title = "<i>A&B</i> 牌友"
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")):
-        lobby = await open_lobby(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         await say(fake, joiner, joiner, "/start")
         answer = await (await fake.press(joiner, GROUP, lobby.message_id, "加入")).answered()
         assert answer.text == "你已加入。"
@@ -214,7 +200,7 @@ async def test_a_failed_answer_to_a_press_is_tried_again(
     fake = fake_telegram
     opener, joiner = setup_world(fake, 2)
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")):
-        lobby = await open_lobby(fake, opener)
+        lobby = await open_group_lobby(fake, opener)
         await say(fake, joiner, joiner, "/start")
         fake.inject("answerCallbackQuery", "500")
         with caplog.at_level(logging.WARNING):
