@@ -105,12 +105,12 @@ class Messenger:
         now = time.monotonic()
         times = self._group_times.setdefault(chat_id, deque())
         # pruned here as well as in group_wait, which only groups with a game call
-        while times and now - times[0] >= 60.0:
+        while times and now - times[0] >= GROUP_WINDOW:
             times.popleft()
         times.append(now)
         if len(self._group_times) > 10_000:  # forget idle groups now and then
             self._group_times = {
-                c: t for c, t in self._group_times.items() if t and now - t[-1] < 60.0
+                c: t for c, t in self._group_times.items() if t and now - t[-1] < GROUP_WINDOW
             }
         return now
 
@@ -149,7 +149,7 @@ class Messenger:
             times.popleft()
         return self.group_budget - len(times)
 
-    def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
+    def group_wait(self, chat_id: int, budget: int, window: float = GROUP_WINDOW) -> float:
         """Seconds until one more message fits ``budget`` messages per ``window`` in a group.
 
         Sends and edits both count, as Telegram counts them: a sliding window, because a
