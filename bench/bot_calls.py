@@ -1,7 +1,7 @@
 """Bot API calls per game action and group messages per minute in a 4-seat 双扣 game.
 
 ``.venv/bin/python -m bench.bot_calls`` runs the real bot (``build_application``, its default
-settings: 20 messages a minute per group, ``AIORateLimiter``, 45 s turns) against the fake Bot
+settings: 20 messages a minute per group, the overall rate limiter, 45 s turns) against the fake Bot
 API server with Telegram's limits (20 a minute per group, sends and edits alike, sliding; about
 one a second per private chat with 3 at once; 30 a second overall) and plays whole games:
 
@@ -356,7 +356,7 @@ def report(outcomes: list[Outcome], start: tuple[str, str, str], command: str, p
         "",
         *machine_lines(start),
         "- The bot with its default settings (group budget 20 a minute, sliding; "
-        "`AIORateLimiter`; 45 s turns); the fake with Telegram's limits (20 a minute per "
+        "the overall rate limiter; 45 s turns); the fake with Telegram's limits (20 a minute per "
         "group, sends and edits alike, sliding window; 1 a second per private chat, 3 at "
         "once; 30 a second overall), answering 429 with `retry_after` past them",
         f"- Human pace: real time; {pace.think[0]:g}–{pace.think[1]:g} s of thought before the "

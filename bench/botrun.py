@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "bot.md"
 TITLE = "# Bot benchmarks: Bot API calls and load"
 INTRO = (
-    "The real `Application` (PTB 22, handlers, service, SQLite, `AIORateLimiter`) against the "
+    "The real `Application` (PTB 22, handlers, service, SQLite, its rate limiter) against the "
     "fake Bot API server of `fakebot`, on 127.0.0.1. Each section is rewritten by the "
     "benchmark named in its title; the machine and the time are those of that run."
 )

@@ -12,12 +12,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import urlsplit
 
 from telegram import BotCommand
-from telegram.ext import AIORateLimiter, Application, ContextTypes, JobQueue
+from telegram.ext import Application, ContextTypes, JobQueue
 
 from bot.config import Settings
 from bot.handlers import register_handlers
 from bot.handlers.common import Throttle
 from bot.handlers.members import ChatMembers
+from bot.ratelimit import WindowRateLimiter
 from bot.service import GameService
 from bot.service.outbox import Messenger
 from bot.service.service import random_seed
@@ -63,17 +64,7 @@ def build_application(
     builder = (
         Application.builder()
         .token(settings.token)
-        .rate_limiter(
-            # AIORateLimiter is a leaky bucket: it lets a full bucket through and then drips,
-            # so a bucket of half the limit keeps any one-second window under the limit.
-            # Group pacing proper is the service's sliding window (GroupChannel).
-            AIORateLimiter(
-                # a bucket of b lets 2b through in its first second: b - 1 keeps it under
-                overall_max_rate=max(1.0, settings.overall_messages_per_second / 2 - 1),
-                group_max_rate=settings.group_messages_per_minute,
-                max_retries=3,
-            )
-        )
+        .rate_limiter(WindowRateLimiter(settings.overall_messages_per_second, max_retries=3))
         .read_timeout(settings.telegram_read_timeout)
         .concurrent_updates(FairUpdateProcessor())
         .post_init(_post_init)

@@ -31,6 +31,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 from telegram.request import HTTPXRequest
 
+from bot.ratelimit import WindowRateLimiter
 from fakebot import FakeTelegram, ManualClock, ScaledClock, Validator
 from fakebot.fixtures import application_builder, running
 from fakebot.formatting import parse, utf16_len
@@ -624,13 +625,18 @@ async def test_observe_mode_records_but_delivers(http: Any) -> None:
             fake.assert_clean()
 
 
-async def test_ptb_rate_limiter_honours_injected_retry_after(
-    fake_telegram: FakeTelegram,
+@pytest.mark.parametrize("limiter", ["ptb", "bot"])
+async def test_rate_limiters_honour_injected_retry_after(
+    fake_telegram: FakeTelegram, limiter: str
 ) -> None:
+    """PTB's AIORateLimiter and the bot's own both wait out an injected 429 and retry."""
     fake = fake_telegram
     fake.add_group(GROUP, "g")
     fault = fake.inject("sendMessage", "429", retry_after=1)
-    app = application_builder(fake).rate_limiter(AIORateLimiter(max_retries=2)).build()
+    chosen = (
+        AIORateLimiter(max_retries=2) if limiter == "ptb" else WindowRateLimiter(30, max_retries=2)
+    )
+    app = application_builder(fake).rate_limiter(chosen).build()
     async with app:
         message = await app.bot.send_message(GROUP, "重试")
     assert message.text == "重试" and fault.fired == 1
