@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram.error import NetworkError, TimedOut
 
-from bot.service.outbox import Delivery, Messenger
+from bot.service.outbox import RESTORED_SLACK, Delivery, Messenger
 
 CHAT = 42
 
@@ -137,6 +137,18 @@ async def test_a_restarted_messenger_knows_the_groups_last_minute() -> None:
     assert after.group_room(-100) == 1
     assert after.group_room(-300) == 5
     assert after.group_wait(-100, 4) > 50  # the window frees a minute after those sends
+
+
+async def test_a_restored_send_counts_a_while_past_its_logged_time() -> None:
+    """A send is logged before it leaves and nobody knows when it came back: after a
+    restart it counts until RESTORED_SLACK after its minute, not to the millisecond."""
+    log = MemoryLog()
+    log.sends[-100] = [time.time() - 59.0]
+    after = Messenger(FlakyBot([]), group_budget=1, group_reserve=0, group_log=log)  # type: ignore[arg-type]
+    await after.restore_group_windows()
+    assert after.group_wait(-100, 1) > RESTORED_SLACK + 0.5
+    # a send made now still lines up behind it
+    assert (await after.send(-100, "next", optional=True)).delivery is Delivery.SKIPPED
 
 
 async def test_a_group_message_counts_from_when_its_request_came_back() -> None:
