@@ -25,6 +25,7 @@ from bot.service.service import random_seed
 from bot.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.strings import text
 from bot.updates import FairUpdateProcessor
+from bot.web.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,16 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         await bot.set_my_commands(commands, language_code=code)
     await service.messenger.restore_group_windows()
     recovered = await service.recover()
+    if settings.webapp_url:
+        web = WebTable(
+            service,
+            token=settings.token,
+            throttle=application.bot_data["throttle"],
+            max_age=settings.webapp_auth_max_age,
+        )
+        port = await web.start(settings.web_listen, settings.web_port)
+        application.bot_data["web"] = web
+        log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
 
@@ -159,6 +170,9 @@ def _tune_garbage_collector() -> None:
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    web: WebTable | None = application.bot_data.get("web")
+    if web is not None:
+        await web.stop()
     service: GameService | None = application.bot_data.get("service")
     if service is not None:
         await service.shutdown()

@@ -74,11 +74,41 @@ class Settings(BaseSettings):
         "made anew at each start when unset.",
     )
 
+    webapp_url: str | None = Field(
+        None,
+        description="Public HTTPS address of the web table (the Mini App), e.g. "
+        "https://cards.example/ : set it to serve the table and add 🃏 牌桌 buttons.",
+    )
+    web_listen: str = Field("0.0.0.0", description="Address the web table's server binds.")
+    web_port: int = Field(8080, ge=0, lt=65536, description="Port it listens on (0: any).")
+    miniapp_short_name: str | None = Field(
+        None,
+        description="The Mini App's short name from @BotFather /newapp: the group's table "
+        "message then links to t.me/<bot>/<name>?startapp=g<game> for spectators.",
+    )
+    webapp_auth_max_age: float = Field(
+        86400.0, gt=0, description="Seconds a Mini App's initData stays good."
+    )
+
     @field_validator("webhook_url")
     @classmethod
     def _https(cls, value: str | None) -> str | None:
         if value and not value.startswith("https://"):
             raise ValueError("must be an https:// URL (Telegram posts only to HTTPS)")
+        return value or None
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_https(cls, value: str | None) -> str | None:
+        if value and not value.startswith("https://"):
+            raise ValueError("must be an https:// URL (Telegram opens Mini Apps only over HTTPS)")
+        return value or None
+
+    @field_validator("miniapp_short_name")
+    @classmethod
+    def _short_name(cls, value: str | None) -> str | None:
+        if value and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value):
+            raise ValueError("must be 3-30 of A-Z a-z 0-9 _ (as @BotFather made it)")
         return value or None
 
     @field_validator("webhook_secret")

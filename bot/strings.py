@@ -25,6 +25,12 @@ def text(lang: Lang | str, key: str, **values: object) -> str:
     return template.format(**values) if values else template
 
 
+def web_strings(lang: Lang) -> dict[str, str]:
+    """The web table's texts in ``lang`` (keys without ``web.``), and the places' names."""
+    keys = [key for key in _ZH if key.startswith("web.") or key.startswith("place.")]
+    return {key.removeprefix("web."): text(lang, key) for key in keys}
+
+
 def language_of(telegram_code: str | None, default: Lang = "zh") -> Lang:
     """The language for a Telegram ``language_code``: Chinese for zh*, English otherwise."""
     if not telegram_code:

@@ -221,3 +221,4 @@ class SeatView:
     reveal_pending: bool = False  # 刨王: this seat still has to answer 亮王
     reveal_phase: bool = False  # 刨王: the 亮王 phase is open (somebody still to answer)
     trick_points: int = 0  # 刨王: points in the open trick
+    last_trick: tuple[tuple[int, Combo | None], ...] = ()  # the trick taken last, if any

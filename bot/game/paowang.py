@@ -107,6 +107,7 @@ class Game:
         self.big_jokers_played: list[int] = [0] * SEATS
         self._pending: list[int] = list(self.wang_side)
         self._trick_start = 0
+        self._last_trick_start = 0
         self._trick_points = 0
         self._passes = 0
         self._won_side: int | None = None  # set when a side has won (play may go on: 雪)
@@ -222,6 +223,11 @@ class Game:
     def trick(self) -> tuple[tuple[int, Combo | None], ...]:
         """The open trick so far: (seat, play or None for 不出)."""
         return tuple(self.history[self._trick_start :])
+
+    @property
+    def last_trick(self) -> tuple[tuple[int, Combo | None], ...]:
+        """The trick taken last (empty before the first is taken)."""
+        return tuple(self.history[self._last_trick_start : self._trick_start])
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know; ``None`` gives the public view (the group's)."""
@@ -350,7 +356,7 @@ class Game:
         self.on_table_seat = None
         self._passes = 0
         self._trick_points = 0
-        self._trick_start = len(self.history)
+        self._last_trick_start, self._trick_start = self._trick_start, len(self.history)
         end: list[Event] = []
         if self._check_end(end):
             leader = None

@@ -42,6 +42,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         reveal_pending=seat is not None and seat in game.reveal_pending and not game.over,
         reveal_phase=game.reveal_phase,
         trick_points=game.trick_points,
+        last_trick=game.last_trick,
     )
 
 

@@ -86,6 +86,7 @@ class Game:
         self.result: Result | None = None
         self.history: list[tuple[int, Combo | None]] = []
         self._trick_start = 0
+        self._last_trick_start = 0
         self._passes = 0
         for seat, hand in enumerate(self.hands):
             if not hand:  # an empty hand is out from the start (only in hand-made positions)
@@ -168,6 +169,7 @@ class Game:
             partners=(partner(seat),) if seat is not None else (),
             over=self.over,
             opponents=((seat + 1) % SEATS, (seat + 3) % SEATS) if seat is not None else (),
+            last_trick=tuple(self.history[self._last_trick_start : self._trick_start]),
         )
 
     # -- actions -----------------------------------------------------------------------
@@ -237,7 +239,7 @@ class Game:
             self.on_table = None
             self.on_table_seat = None
             self._passes = 0
-            self._trick_start = len(self.history)
+            self._last_trick_start, self._trick_start = self._trick_start, len(self.history)
             self.turn = leader
         else:
             self.turn = self._next_holding(seat)

@@ -158,6 +158,43 @@ class PlayerActions:
         play = play_html(seat.language, table.variant.name, combo, game.on_table)
         return Reply(text(seat.language, "ok.hint", play=play))
 
+    # ---- the web table ---------------------------------------------------------------------
+
+    async def on_web(self, user_id: int, game_id: int, kind: str, cards: Sequence[Card]) -> Reply:
+        """An action sent by the web table, for the user's own seat (the caller checked who
+        they are and that they sit at ``game_id``). The same checks and refusals as a button.
+        """
+        table = self.hub.registry.get(game_id)
+        if table is None or table.status != "playing" or table.game is None:
+            return Reply(text(await self._language_of(user_id), "err.game_over"))
+        index = table.seat_of(user_id)
+        if index is None:
+            return Reply(text(await self._language_of(user_id), "err.not_yours"))
+        async with table.lock:
+            seat = table.seats[index]
+            lang = seat.language
+            if table.status != "playing":
+                return Reply(text(lang, "err.game_over"))
+            if kind == "takeback":
+                return await self.hub.departures.takeback(table, index)
+            if kind in ("reveal", "decline", "ready"):
+                answer = None if kind == "ready" else kind == "reveal"
+                return await self.hub.gate.answer(table, index, answer)
+            if table.gate_open:
+                return Reply(text(lang, "err.reveal_pending"))
+            if table.engine.turn != index:
+                return Reply(text(lang, "err.not_your_turn"))
+            if kind == "pass":
+                action = Action.pass_(index)
+            elif kind == "play" and cards:
+                action = _play(index, cards)
+            else:
+                return Reply(text(lang, "err.nothing_selected"))
+            return await self.act(table, index, action, Source.WEB)
+
+    async def _language_of(self, user_id: int) -> Lang:
+        return await self.hub.people.language(UserInfo(user_id, ""))
+
     # ---- typed text ----------------------------------------------------------------------
 
     async def typed(self, user: UserInfo, message: str) -> Reply | None:

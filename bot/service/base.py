@@ -30,11 +30,12 @@ class Source(Enum):
     TIMER = "timer"  # the turn ran out
     COMPUTER = "computer"  # a computer seat, or 托管
     AUTO_PASS = "auto_pass"  # 要不起: the bot passes for a player who cannot beat the table
+    WEB = "web"  # the web table (the Mini App)
 
     @property
     def human(self) -> bool:
         """The seat's player chose it (they are answered, their hand message says so)."""
-        return self in (Source.BUTTON, Source.TEXT)
+        return self in (Source.BUTTON, Source.TEXT, Source.WEB)
 
 
 @dataclass(frozen=True, slots=True)

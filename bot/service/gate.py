@@ -66,7 +66,7 @@ class RevealGate:
         await self.hub.hands.retire(table, index, note)
         if not table.ready_pending:
             await self.close(table)
-        return Reply(note)
+        return Reply(note, accepted=True)
 
     async def leave(self, table: Table, index: int) -> bool:
         """A human gone before answering: the gate no longer waits for them. True when that

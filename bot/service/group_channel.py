@@ -45,6 +45,7 @@ class GroupChannel:
         render_table: Callable[[], str],
         on_table_message: Callable[[int], Awaitable[None]] | None = None,
         table_message_id: int | None = None,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         self.messenger = messenger
         self.chat_id = chat_id
@@ -53,6 +54,7 @@ class GroupChannel:
         self.render_table = render_table
         self.on_table_message = on_table_message
         self.table_message_id = table_message_id
+        self.on_change = on_change
         self._posts: list[_Post] = []
         self._posts_since_table = 0
         self._table_next = False
@@ -80,8 +82,11 @@ class GroupChannel:
         self._follow = False
 
     def table_changed(self) -> None:
+        """The table's state changed: re-render the table message (and tell ``on_change``)."""
         self._dirty = True
         self._kick()
+        if self.on_change is not None:
+            self.on_change()
 
     def _kick(self) -> None:
         self._idle.clear()

@@ -49,6 +49,8 @@ class Hub:
     #: seconds before a failed timer job runs again
     retry_delay: float
     registry: TableRegistry = field(default_factory=TableRegistry)
+    #: told of every change any seat could see (the web table's live views)
+    watchers: list[Callable[[Table], None]] = field(default_factory=list)
 
     # the parts, set once by GameService
     people: People = field(init=False)
@@ -62,6 +64,11 @@ class Hub:
     departures: Departures = field(init=False)
     lobby: Lobby = field(init=False)
     recovery: Recovery = field(init=False)
+
+    def changed(self, table: Table) -> None:
+        """Something any seat could see changed: tell the watchers (they must not block)."""
+        for watcher in self.watchers:
+            watcher(table)
 
     def forget(self, table: Table) -> None:
         """A table is over (finished or cancelled): drop it, its timer and its players."""

@@ -75,6 +75,7 @@ class TableStart:
             render_table=lambda: self.render_table(table),
             on_table_message=remember_table,
             table_message_id=table_message_id,
+            on_change=lambda: hub.changed(table),
         )
         table.channel.table_changed()
 

@@ -1,0 +1,77 @@
+"""Live views: every open page of a table hears of each change at once.
+
+The service calls :meth:`LiveViews.changed` (a hub watcher) whenever something any seat could
+see changed. That only marks the table's pages as behind and wakes them; each page's own
+connection task then renders *its* seat's view from the table as it is by then and sends it.
+So a burst of changes costs one view per page, a slow page holds up nobody, and the service
+never waits for the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from bot.service.tables import Table
+
+#: finished tables kept for their pages (the result screen), newest last
+KEEP_FINISHED = 500
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: whose, which game, and whether it is behind the table."""
+
+    user_id: int
+    game_id: int
+    behind: asyncio.Event = field(default_factory=asyncio.Event)
+    next_game: int | None = None  # set when this game's 再来一局 started another
+
+    def wake(self) -> None:
+        self.behind.set()
+
+
+class LiveViews:
+    def __init__(self) -> None:
+        self._pages: dict[int, set[Page]] = {}
+        self._finished: OrderedDict[int, Table] = OrderedDict()
+
+    def open(self, user_id: int, game_id: int) -> Page:
+        page = Page(user_id, game_id)
+        self._pages.setdefault(game_id, set()).add(page)
+        page.wake()  # the first view goes out at once
+        return page
+
+    def close(self, page: Page) -> None:
+        pages = self._pages.get(page.game_id)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                del self._pages[page.game_id]
+
+    def watching(self, game_id: int, user_id: int) -> bool:
+        """Whether the user has a page of this table open."""
+        return any(page.user_id == user_id for page in self._pages.get(game_id, ()))
+
+    def count(self) -> int:
+        return sum(len(pages) for pages in self._pages.values())
+
+    def finished(self, game_id: int) -> Table | None:
+        return self._finished.get(game_id)
+
+    def changed(self, table: Table) -> None:
+        """A hub watcher: the table changed; wake its pages (and follow 再来一局)."""
+        if table.status == "finished":
+            self._finished[table.game_id] = table
+            self._finished.move_to_end(table.game_id)
+            while len(self._finished) > KEEP_FINISHED:
+                self._finished.popitem(last=False)
+        for page in self._pages.get(table.game_id, ()):
+            page.wake()
+        previous = table.previous_game_id
+        if previous is not None and table.status == "playing":
+            for page in self._pages.get(previous, ()):
+                if table.seat_of(page.user_id) is not None:
+                    page.next_game = table.game_id
+                    page.wake()

@@ -1,0 +1,354 @@
+"""The web table's server: the page, a JSON API and live views, in the bot's own process.
+
+aiohttp.web serves all three (HTTP, WebSocket and static files in one well-kept library that
+runs on the bot's event loop). Every request carries the Mini App's ``initData``: the
+``Authorization: tma <initData>`` header for HTTP, the first message for the WebSocket. The
+user is taken from checked data only; a person acts only for their own seat and sees only
+their seat's view, or the public view when they are a member of the group but not seated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.callbacks import Act, Callback
+from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, SUITS, Card
+from bot.handlers.common import Throttle
+from bot.service import GameService
+from bot.service.base import Reply, UserInfo
+from bot.service.tables import Table
+from bot.strings import Lang, web_strings
+from bot.web.initdata import InitDataError, WebUser, check_init_data
+from bot.web.live import LiveViews, Page
+from bot.web.tableview import JSON, table_view
+
+log = logging.getLogger(__name__)
+
+#: what a page may ask for; everything else is a 400
+KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again"})
+#: seconds a new WebSocket has to say who it is
+HELLO_TIMEOUT = 10.0
+STATIC = {"app.js": "application/javascript", "app.css": "text/css"}
+
+#: Telegram's script, and nothing else from outside; frames only inside Telegram's web apps
+CSP = (
+    "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors https://web.telegram.org https://*.telegram.org"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class Refused(Exception):
+    """A refusal: answered as ``{"error": reason}`` with ``status``."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+    def body(self) -> str:
+        return json.dumps({"error": self.reason}, ensure_ascii=False)
+
+
+def card_of(code: object) -> Card:
+    """A card from its integer code; raises ValueError for anything that is no card."""
+    if not isinstance(code, int) or isinstance(code, bool):
+        raise ValueError(code)
+    rank, suit = code >> 3, code & 7
+    if rank in (SMALL_JOKER, BIG_JOKER) and suit == NO_SUIT:
+        return Card(rank)
+    if 3 <= rank < SMALL_JOKER and suit < NO_SUIT:
+        return Card(rank, SUITS[suit])
+    raise ValueError(code)
+
+
+class WebTable:
+    """The server and its live views, wired to the game service."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        token: str,
+        throttle: Throttle,
+        max_age: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.service = service
+        self.token = token
+        self.throttle = throttle
+        self.max_age = max_age
+        self.clock = clock
+        self.live = LiveViews()
+        service.hub.watchers.append(self.live.changed)
+        self._runner: web.AppRunner | None = None
+        self.port = 0  # where it listens, once started
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    # ---- the application -----------------------------------------------------------------
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[_security_headers], client_max_size=16 * 1024)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_post("/api/action", self._action)
+        app.router.add_get("/api/live", self._live)
+        app.router.add_get("/healthz", self._health)
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    async def start(self, host: str, port: int) -> int:
+        """Serve on ``host``:``port`` (0: any free port); returns the port."""
+        self._runner = web.AppRunner(self.application(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server  # the listening socket's port, when 0 was asked for
+        sockets = getattr(server, "sockets", None) or []
+        self.port = int(sockets[0].getsockname()[1]) if sockets else port
+        return self.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _close_sockets(self, _app: web.Application) -> None:
+        for socket in list(self._sockets):
+            await socket.close(code=1001, message=b"server stopping")
+
+    # ---- who is asking ------------------------------------------------------------------
+
+    def _check(self, init_data: str) -> WebUser:
+        try:
+            return check_init_data(init_data, self.token, max_age=self.max_age, now=self.clock())
+        except InitDataError as error:
+            raise Refused(401, str(error)) from None
+
+    def _user(self, request: web.Request) -> WebUser:
+        header = request.headers.get("Authorization", "")
+        scheme, _, init_data = header.partition(" ")
+        if scheme.lower() != "tma":
+            raise Refused(401, "no initData")
+        return self._check(init_data.strip())
+
+    def _table(self, game_id: int) -> Table | None:
+        table = self.service.hub.registry.get(game_id)
+        if table is not None and table.game is not None:
+            return table
+        return self.live.finished(game_id)
+
+    async def _seat_or_spectator(self, table: Table, user: WebUser) -> int | None:
+        """The user's seat; None for a member of the group who is not seated; else 403."""
+        seat = table.seat_of(user.user_id)
+        if seat is not None:
+            return seat
+        if await self.service.hub.is_member(table.chat_id, user.user_id):
+            return None
+        raise Refused(403, "not a member of this group")
+
+    async def _language(self, user: WebUser) -> Lang:
+        info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
+        return await self.service.language(info)
+
+    async def view_for(self, table: Table, user: WebUser, seat: int | None) -> JSON:
+        lang = await self._language(user)
+        view = table_view(table, seat, lang, now=self.service.clock())
+        hub = self.service.hub
+        playing = table.status == "playing" and not table.engine.over and not table.gate_open
+        if seat is not None and playing and table.engine.turn == seat:
+            # 要不起: the bot passes for them in a moment (as it does for the keyboards)
+            view["me"]["auto_pass"] = hub.flow.cannot_beat(table, seat)
+            if view["me"]["auto_pass"]:
+                view["me"]["can_pass"] = False
+        view["strings"] = web_strings(lang)
+        view["lang"] = lang
+        return view
+
+    # ---- routes ---------------------------------------------------------------------------
+
+    async def _page(self, _request: web.Request) -> web.StreamResponse:
+        return web.Response(body=_asset("index.html"), content_type="text/html", charset="utf-8")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return web.Response(body=_asset(name), content_type=STATIC[name], charset="utf-8")
+
+    async def _health(self, _request: web.Request) -> web.StreamResponse:
+        return web.json_response({"ok": True, "pages": self.live.count()})
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        user = self._user(request)
+        table = self._find(_game_id(request.query.get("game"), user))
+        seat = await self._seat_or_spectator(table, user)
+        return web.json_response(await self.view_for(table, user, seat), dumps=_dumps)
+
+    async def _action(self, request: web.Request) -> web.StreamResponse:
+        user = self._user(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            raise Refused(400, "not JSON") from None
+        if not isinstance(body, dict):
+            raise Refused(400, "not an object")
+        kind = body.get("kind")
+        if kind not in KINDS:
+            raise Refused(400, "no such action")
+        try:
+            cards = [card_of(code) for code in body.get("cards") or []]
+        except ValueError:
+            raise Refused(400, "not a card") from None
+        table = self._find(_game_id(body.get("game"), user))
+        if table.seat_of(user.user_id) is None:
+            raise Refused(403, "not your seat")
+        if not self.throttle.allow(user.user_id):
+            raise Refused(429, "too fast")
+        reply = await self._act(user, table, str(kind), cards)
+        # the table may have moved on (再来一局 opens a lobby: the page stays on the result)
+        seat = table.seat_of(user.user_id)
+        view = await self.view_for(table, user, seat)
+        payload = {"accepted": reply.accepted, "message": reply.text, "view": view}
+        return web.json_response(payload, dumps=_dumps)
+
+    async def _act(self, user: WebUser, table: Table, kind: str, cards: list[Card]) -> Reply:
+        if kind == "again":
+            info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
+            return await self.service.play_again(info, Callback(table.game_id, 0, Act.AGAIN))
+        return await self.service.hub.actions.on_web(user.user_id, table.game_id, kind, cards)
+
+    def _find(self, game_id: int) -> Table:
+        table = self._table(game_id)
+        if table is None:
+            raise Refused(404, "no such game")
+        return table
+
+    # ---- live views -----------------------------------------------------------------------
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(heartbeat=20.0, max_msg_size=16 * 1024)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        try:
+            hello = await _hello(socket)
+            if hello is None:
+                return socket
+            try:
+                user = self._check(str(hello.get("auth", "")))
+                table = self._find(_game_id(hello.get("game"), user))
+                seat = await self._seat_or_spectator(table, user)
+            except Refused as refusal:
+                await socket.send_str(refusal.body())
+                await socket.close(code=4000 + refusal.status)
+                return socket
+            page = self.live.open(user.user_id, table.game_id)
+            try:
+                await self._serve(socket, page, table, user, seat)
+            finally:
+                self.live.close(page)
+        finally:
+            self._sockets.discard(socket)
+        return socket
+
+    async def _serve(
+        self,
+        socket: web.WebSocketResponse,
+        page: Page,
+        table: Table,
+        user: WebUser,
+        seat: int | None,
+    ) -> None:
+        """Send the page its view whenever it is behind, until either side closes."""
+
+        async def send_views() -> None:
+            while True:
+                await page.behind.wait()
+                page.behind.clear()
+                view = await self.view_for(table, user, seat)
+                view["next_game"] = page.next_game
+                await socket.send_str(_dumps(view))
+
+        sender = asyncio.create_task(send_views())
+        try:
+            async for message in socket:  # pings are answered by aiohttp; nothing else is read
+                if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await sender
+
+
+async def _hello(socket: web.WebSocketResponse) -> dict[str, Any] | None:
+    """The first message: ``{"auth": initData, "game": id}``; None if it never comes."""
+    try:
+        message = await asyncio.wait_for(socket.receive(), HELLO_TIMEOUT)
+    except TimeoutError:
+        await socket.close(code=4001, message=b"no hello")
+        return None
+    if message.type != WSMsgType.TEXT:
+        return None
+    try:
+        hello = json.loads(message.data)
+    except ValueError:
+        hello = None
+    if not isinstance(hello, dict):
+        await socket.close(code=4400, message=b"bad hello")
+        return None
+    return hello
+
+
+def _game_id(value: object, user: WebUser) -> int:
+    """The game asked for: ``game`` as given, else the direct link's ``startapp`` (g<id>)."""
+    raw = value if value not in (None, "") else user.start_param.removeprefix("g")
+    try:
+        game_id = int(str(raw))
+    except ValueError:
+        raise Refused(400, "no game") from None
+    if game_id <= 0:
+        raise Refused(400, "no game")
+    return game_id
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("bot.web").joinpath("static", name).read_bytes()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@web.middleware
+async def _security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Refusals as JSON; every answer with the security headers."""
+    try:
+        response = await handler(request)
+    except Refused as refusal:
+        response = web.Response(
+            text=refusal.body(), status=refusal.status, content_type="application/json"
+        )
+    except web.HTTPException as error:
+        error.headers.update(SECURITY_HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response

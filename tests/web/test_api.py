@@ -1,0 +1,220 @@
+"""The web table's API against the real bot and the fake Bot API server: whole games played
+through it, every live message checked for what it must not show, and every refusal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.game.cards import Card
+from bot.service import GameService
+from bot.service.tables import Table
+from fakebot import FakeTelegram
+from tests.e2e.driver import GROUP, open_lobby, setup_world
+from tests.web.helpers import WebClient, init_data_for, running_web_bot, web_settings
+
+OTHER_GROUP = -1002
+STRANGER = 555
+
+
+@pytest.fixture
+def fake_telegram_options() -> dict[str, Any]:
+    return {
+        "group_messages_per_minute": 600,
+        "private_messages_per_second": 200.0,
+        "global_messages_per_second": 1000.0,
+    }
+
+
+def client_for(
+    fake: FakeTelegram, session: aiohttp.ClientSession, port: int, user_id: int, **kw: Any
+) -> WebClient:
+    data = init_data_for(fake.token, user_id, f"玩家{user_id}", **kw)
+    return WebClient(f"http://127.0.0.1:{port}/", data, session)
+
+
+async def start_game(
+    fake: FakeTelegram, service: GameService, people: list[int], variant: str
+) -> Table:
+    lobby = await open_lobby(fake, people, variant, 0)
+    game_id = service.by_chat[GROUP]
+    table = service.tables[game_id]
+    await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+    await fake.wait_for(lambda: table.game is not None, what="the deal")
+    return table
+
+
+def check_hidden(client: WebClient, seat: int, table: Table) -> None:
+    """No live message showed a card outside the seat's own hand and the public plays, nor a
+    partner the seat could not know by the end."""
+    final = table.engine.view(seat)
+    dealt = set(int(c) for c in table.engine.hands[seat]) | {
+        int(card) for kind, s, cards in _plays(table) if s == seat for card in cards
+    }
+    for raw in client.raw:
+        view = json.loads(raw)
+        assert view["seat"] == seat
+        assert set(view["hand"]) <= dealt
+        for play in view["me"]["legal"]:
+            assert set(play["cards"]) <= set(view["hand"])
+        for index, entry in enumerate(view["seats"]):
+            if entry["partner"]:
+                assert index in final.partners, (index, final.partners)
+
+
+def _plays(table: Table) -> list[tuple[str, int, list[Card]]]:
+    from bot.game.cards import parse_cards
+
+    return [
+        (kind, seat, parse_cards(cards) if cards else []) for kind, seat, cards in table.log
+    ]
+
+
+async def play_through_pages(
+    table: Table, clients: dict[int, WebClient], people: Sequence[int]
+) -> int:
+    """Every human decides on their page until the game is over; returns the actions."""
+    actions = 0
+    turn = 0
+    while table.status == "playing":
+        game = table.engine
+        if table.gate_open:
+            for index in sorted(table.ready_pending):
+                user = table.seats[index].user_id
+                status, state = await clients[user].state(table.game_id)
+                assert status == 200
+                kind = "ready"
+                if state["me"]["reveal"]:
+                    kind = "reveal" if index % 2 == 0 else "decline"
+                status, body = await clients[user].act(table.game_id, kind)
+                assert status == 200 and body["accepted"], body
+            continue
+        index = game.turn
+        assert index is not None
+        user = table.seats[index].user_id
+        client = clients[user]
+        # the page learns its turn from the live socket, not from a poll
+        view = await client.wait_view(lambda v: v["seq"] == table.seq and v["turn"] == v["seat"])
+        me = view["me"]
+        if me["auto_pass"]:  # 要不起: the bot passes for them
+            assert not me["legal"] and not me["can_pass"]
+            seq = view["seq"]
+            await client.wait_view(lambda v, seq=seq: v["seq"] > seq)
+            continue
+        turn += 1
+        if me["can_pass"] and (turn % 3 == 0 or not me["legal"]):
+            status, body = await client.act(table.game_id, "pass")
+        else:
+            status, body = await client.act(table.game_id, "play", me["legal"][0]["cards"])
+        assert status == 200 and body["accepted"], body
+        actions += 1
+    return actions
+
+
+@pytest.mark.parametrize(("variant", "humans"), [("双扣", 4), ("刨王", 5)])
+async def test_a_whole_game_played_on_pages(
+    fake_telegram: FakeTelegram, tmp_path: Any, variant: str, humans: int
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, humans)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+        table = await start_game(fake, service, people, variant)
+        async with aiohttp.ClientSession() as session:
+            clients = {u: client_for(fake, session, web.port, u) for u in people}
+            async with contextlib_all([c.live(table.game_id) for c in clients.values()]):
+                actions = await play_through_pages(table, clients, people)
+                # the end reaches every page: the result, with each seat's change
+                settlement = table.settlement
+                assert settlement is not None
+                deltas = {row.seat: row.adjusted_delta for row in settlement.rows}
+                for client in clients.values():
+                    end = await client.wait_view(lambda v: v["status"] == "finished")
+                    assert end["result"]["deltas"] == [deltas[i] for i in range(humans)]
+                    assert end["result"]["headline"] in end["result"]["html"]
+        assert actions > 10
+        for index, user in enumerate(people):
+            check_hidden(clients[user], index, table)
+        record = await service.db.games.get(table.game_id)
+        assert record is not None and record.status == "finished"
+        assert not fake.unanswered_callbacks()
+        fake.assert_clean()
+
+
+class contextlib_all:
+    """Enter several async context managers at once, leave them all."""
+
+    def __init__(self, managers: Sequence[Any]) -> None:
+        self.managers = managers
+
+    async def __aenter__(self) -> None:
+        for manager in self.managers:
+            await manager.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        for manager in reversed(self.managers):
+            await manager.__aexit__(*exc)
+
+
+async def test_refusals_change_nothing(fake_telegram: FakeTelegram, tmp_path: Any) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    fake.add_group(OTHER_GROUP, "别的群", members=[STRANGER])
+    fake.add_user(STRANGER, "路人", language_code="zh-hans")
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+        table = await start_game(fake, service, people, "双扣")
+        game = table.game_id
+        turn = table.engine.turn
+        assert turn is not None
+        mover, waiter = people[turn], people[(turn + 1) % 4]
+        before = (table.seq, [list(h) for h in table.engine.hands])
+        async with aiohttp.ClientSession() as session:
+            base = f"http://127.0.0.1:{web.port}/"
+            # missing, forged and expired initData: 401
+            for data in ("", "user=%7B%22id%22%3A101%7D&auth_date=1&hash=00"):
+                bad = WebClient(base, data, session)
+                assert (await bad.state(game))[0] == 401
+                assert (await bad.act(game, "pass"))[0] == 401
+            old = client_for(fake, session, web.port, mover, age=2 * 86400)
+            assert (await old.act(game, "pass"))[0] == 401
+            # someone not in the group: no view, no action (403)
+            stranger = client_for(fake, session, web.port, STRANGER)
+            assert (await stranger.state(game))[0] == 403
+            assert (await stranger.act(game, "pass"))[0] == 403
+            # a seated player acts only for their own seat, and only on their turn
+            waiting = client_for(fake, session, web.port, waiter)
+            status, body = await waiting.act(game, "pass")
+            assert status == 200 and not body["accepted"] and "还没轮到你" in body["message"]
+            # cards not held, garbage cards, unknown actions, no such game
+            playing = client_for(fake, session, web.port, mover)
+            held = set(table.engine.hands[turn])
+            missing = next(int(c) for c in table.engine.hands[(turn + 1) % 4] if c not in held)
+            status, body = await playing.act(game, "play", [missing])
+            assert status == 200 and not body["accepted"]
+            for cards in ([1], [9999], ["♠3"], [True]):
+                assert (await playing.act(game, "play", cards))[0] == 400  # type: ignore[list-item]
+            assert (await playing.act(game, "cheat"))[0] == 400
+            assert (await playing.act(10_000, "pass"))[0] == 404
+            assert (await playing.state(10_000))[0] == 404
+            # the live socket refuses forged data too, and says why
+            socket = await session.ws_connect(f"{base}api/live")
+            await socket.send_str(json.dumps({"auth": "hash=1", "game": game}))
+            refusal = await socket.receive_json()
+            assert refusal == {"error": "wrong hash"}
+            await socket.close()
+            # a member of the group who is not seated watches: the public view, no hand
+            fake.add_user(ADMIN_SPECTATOR, "观众", language_code="zh-hans")
+            fake.chat(GROUP).members.add(ADMIN_SPECTATOR)
+            watcher = client_for(fake, session, web.port, ADMIN_SPECTATOR)
+            status, view = await watcher.state(game)
+            assert status == 200 and view["seat"] is None and view["hand"] == []
+            assert view["me"]["legal"] == []
+            assert (await watcher.act(game, "pass"))[0] == 403
+        assert (table.seq, [list(h) for h in table.engine.hands]) == before
+        assert table.engine.turn == turn
+
+
+ADMIN_SPECTATOR = 777
