@@ -4,7 +4,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
+
+# The web table's tests drive Debian's chromium (Playwright's own browser download cannot
+# work offline), with fonts that show Chinese and emoji in the screenshots.
+BROWSER_PACKAGES := chromium fonts-noto-cjk fonts-noto-color-emoji
 
 $(BIN)/activate-stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +19,17 @@ $(BIN)/activate-stamp: pyproject.toml
 run: $(BIN)/activate-stamp
 	$(BIN)/python -m bot run
 
-test: $(BIN)/activate-stamp
+browser:
+	@if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing $(BROWSER_PACKAGES) for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
+	else \
+		echo "the browser tests need Debian's packages: $(BROWSER_PACKAGES) (run as root, or install them)"; \
+		exit 1; \
+	fi
+
+test: $(BIN)/activate-stamp browser
 	$(BIN)/ruff check bot fakebot tests bench
 	$(BIN)/mypy --strict bot
 	$(BIN)/python -m pytest

@@ -285,6 +285,7 @@ EN: dict[str, str] = {
     "web.new_trick": "New trick: {name} leads",
     "web.cards_left": "{n} cards",
     "web.points": "{n} pts",
+    "web.crowns": "joker×{n} shown",
     "web.trick_points": "{n} pts in this trick",
     "web.seconds": "{n}s",
     "web.you": "you",

@@ -282,6 +282,7 @@ ZH: dict[str, str] = {
     "web.new_trick": "新一轮：{name} 先出",
     "web.cards_left": "{n}张",
     "web.points": "{n}分",
+    "web.crowns": "亮王×{n}",
     "web.trick_points": "本轮 {n} 分",
     "web.seconds": "{n}秒",
     "web.you": "你",

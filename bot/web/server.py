@@ -281,7 +281,10 @@ class WebTable:
             while True:
                 await page.behind.wait()
                 page.behind.clear()
-                view = await self.view_for(table, user, seat)
+                # after the action that woke us has finished (actions hold the lock), so
+                # the view is never one taken halfway through it
+                async with table.lock:
+                    view = await self.view_for(table, user, seat)
                 view["next_game"] = page.next_game
                 await socket.send_str(_dumps(view))
 

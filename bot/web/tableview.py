@@ -56,9 +56,7 @@ def _play(lang: Lang, variant: str, seat: int, combo: Combo | None, beaten: Comb
     }
 
 
-def _trick(
-    lang: Lang, variant: str, entries: Sequence[tuple[int, Combo | None]]
-) -> list[JSON]:
+def _trick(lang: Lang, variant: str, entries: Sequence[tuple[int, Combo | None]]) -> list[JSON]:
     shown: list[JSON] = []
     previous: Combo | None = None
     for seat, combo in entries:
@@ -187,4 +185,3 @@ def _result(table: Table, lang: Lang) -> JSON | None:
         "deltas": [deltas.get(index, 0) for index in range(table.size)],
         "winners": list(result.winners),
     }
-

@@ -15,7 +15,9 @@ import aiohttp
 
 from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.game.cards import Card, parse_cards
 from bot.service import GameService
+from bot.service.tables import Table
 from bot.web.initdata import sign_init_data
 from bot.web.server import WebTable
 from fakebot import FakeTelegram
@@ -50,9 +52,7 @@ def init_data_for(
     start_param: str = "",
 ) -> str:
     user = {"id": user_id, "first_name": name, "language_code": language_code}
-    return sign_init_data(
-        token, user, auth_date=int(time.time() - age), start_param=start_param
-    )
+    return sign_init_data(token, user, auth_date=int(time.time() - age), start_param=start_param)
 
 
 @dataclass
@@ -111,9 +111,29 @@ class WebClient:
 
     async def wait_view(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
         """The first received view (from now back to the latest) that fits ``predicate``."""
+        try:
+            return await self._wait_view(predicate, timeout)
+        except TimeoutError:
+            last = self.views[-1] if self.views else {}
+            raise AssertionError(
+                f"no such view; the last: seq {last.get('seq')} turn {last.get('turn')} "
+                f"seat {last.get('seat')} me {last.get('me')}"
+            ) from None
+
+    async def _wait_view(self, predicate: Any, timeout: float) -> dict[str, Any]:
         async with asyncio.timeout(timeout):
             while True:
                 if self.views and predicate(self.views[-1]):
                     return self.views[-1]
                 self._changed.clear()
                 await self._changed.wait()
+
+
+def dealt_to(table: Table, seat: int) -> set[int]:
+    """The card codes the seat was dealt: what it holds and what it played."""
+    played = {int(card) for kind, s, cards in _plays(table) if s == seat for card in cards}
+    return {int(c) for c in table.engine.hands[seat]} | played
+
+
+def _plays(table: Table) -> list[tuple[str, int, list[Card]]]:
+    return [(kind, seat, parse_cards(cards) if cards else []) for kind, seat, cards in table.log]

@@ -10,12 +10,11 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.game.cards import Card
 from bot.service import GameService
 from bot.service.tables import Table
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, open_lobby, setup_world
-from tests.web.helpers import WebClient, init_data_for, running_web_bot, web_settings
+from tests.web.helpers import WebClient, dealt_to, init_data_for, running_web_bot, web_settings
 
 OTHER_GROUP = -1002
 STRANGER = 555
@@ -52,9 +51,8 @@ def check_hidden(client: WebClient, seat: int, table: Table) -> None:
     """No live message showed a card outside the seat's own hand and the public plays, nor a
     partner the seat could not know by the end."""
     final = table.engine.view(seat)
-    dealt = set(int(c) for c in table.engine.hands[seat]) | {
-        int(card) for kind, s, cards in _plays(table) if s == seat for card in cards
-    }
+    dealt = dealt_to(table, seat)
+    assert client.raw
     for raw in client.raw:
         view = json.loads(raw)
         assert view["seat"] == seat
@@ -64,14 +62,6 @@ def check_hidden(client: WebClient, seat: int, table: Table) -> None:
         for index, entry in enumerate(view["seats"]):
             if entry["partner"]:
                 assert index in final.partners, (index, final.partners)
-
-
-def _plays(table: Table) -> list[tuple[str, int, list[Card]]]:
-    from bot.game.cards import parse_cards
-
-    return [
-        (kind, seat, parse_cards(cards) if cards else []) for kind, seat, cards in table.log
-    ]
 
 
 async def play_through_pages(
@@ -98,11 +88,13 @@ async def play_through_pages(
         user = table.seats[index].user_id
         client = clients[user]
         # the page learns its turn from the live socket, not from a poll
-        view = await client.wait_view(lambda v: v["seq"] == table.seq and v["turn"] == v["seat"])
+        seq = table.seq
+        view = await client.wait_view(lambda v, seq=seq: v["seq"] >= seq)
+        if view["seq"] > seq or view["turn"] != view["seat"]:
+            continue  # 要不起: the bot passed for them already
         me = view["me"]
-        if me["auto_pass"]:  # 要不起: the bot passes for them
+        if me["auto_pass"]:  # 要不起: the bot passes for them in a moment
             assert not me["legal"] and not me["can_pass"]
-            seq = view["seq"]
             await client.wait_view(lambda v, seq=seq: v["seq"] > seq)
             continue
         turn += 1

@@ -14,6 +14,7 @@
   const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A", 15: "2" };
   const SUITS = ["♠", "♥", "♣", "♦"];
   const FLUSH_MIN = 5; // as tableview.FLUSH_MIN
+  const TRICK_SHOWN = 6; // as render.TRICK_ENTRIES
 
   const state = {
     view: null,
@@ -149,6 +150,8 @@
   // ---- showing a view ---------------------------------------------------------------------
   function show(view) {
     const previous = state.view;
+    // a view that left the server before the one shown (a push crossing a POST's answer)
+    if (previous && previous.game_id === view.game_id && view.seq < previous.seq) return;
     state.view = view;
     state.strings = view.strings || state.strings;
     gameId = String(view.game_id);
@@ -162,6 +165,8 @@
     state.deadline = view.seconds_left == null ? null : performance.now() + view.seconds_left * 1000;
     render();
     document.body.dataset.ready = "1";
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.status = view.status;
     document.body.dataset.version = String((Number(document.body.dataset.version) || 0) + 1);
   }
 
@@ -223,7 +228,7 @@
     node.dataset.seat = String(index);
     if (seat.turn) node.classList.add("turn");
     if (seat.place) node.classList.add("out");
-    node.append(el("span", "name", (seat.computer ? "🤖 " : "") + seat.name));
+    node.append(el("span", "name", seat.name));
     const meta = el("div", "meta");
     meta.append(...seatTags(view, index));
     node.append(meta);
@@ -233,7 +238,8 @@
   function seatTags(view, index) {
     const seat = view.seats[index];
     const tags = [];
-    if (seat.crowns) tags.push(el("span", "tag crown", "👑".repeat(seat.crowns)));
+    if (seat.crowns) tags.push(el("span", "tag crown", t("crowns", { n: seat.crowns })));
+    if (seat.computer) tags.push(el("span", "tag bot", t("computer")));
     if (seat.place) tags.push(el("span", "tag place", t(`place.${seat.place}`)));
     else tags.push(el("span", "tag count", t("cards_left", { n: seat.cards })));
     if (seat.points !== undefined) tags.push(el("span", "tag count", t("points", { n: seat.points })));
@@ -260,7 +266,10 @@
     const list = $("trick");
     list.replaceChildren();
     const topSeat = view.on_table ? view.on_table.seat : null;
-    for (const play of view.trick) list.append(playNode(view, play, !play.pass && play.seat === topSeat));
+    // the newest plays; the table message in the group keeps the same number
+    const shown = view.trick.slice(-TRICK_SHOWN);
+    if (shown.length < view.trick.length) list.append(el("li", "more", "⋯"));
+    for (const play of shown) list.append(playNode(view, play, !play.pass && play.seat === topSeat));
     if (!view.trick.length) {
       const leader = view.turn != null ? seatName(view, view.turn) : "";
       list.append(el("li", "empty", leader ? t("new_trick", { name: leader }) : ""));
