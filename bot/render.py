@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.callbacks import Act, Callback
 from bot.game.cards import Card, format_cards
@@ -284,6 +284,7 @@ def hand_keyboard(
     selected: set[int],
     play_label: str,
     can_pass: bool,
+    web_url: str | None = None,
 ) -> InlineKeyboardMarkup:
     """Cards as buttons (selected ones marked), then 出牌 / 不出 / 提示 / 清空."""
 
@@ -310,7 +311,19 @@ def hand_keyboard(
             InlineKeyboardButton(text(lang, "btn.clear"), callback_data=data(Act.CLEAR)),
         ]
     )
+    if web_url is not None:
+        rows.append([web_table_button(lang, web_url)])
     return InlineKeyboardMarkup(rows)
+
+
+def web_table_button(lang: Lang, url: str) -> InlineKeyboardButton:
+    """🃏 牌桌: opens the web table (a Mini App; Telegram allows these in private chats)."""
+    return InlineKeyboardButton(text(lang, "btn.web_table"), web_app=WebAppInfo(url))
+
+
+def table_link_keyboard(lang: Lang, url: str) -> InlineKeyboardMarkup:
+    """The group's table message: a link that opens the table's public view (spectators)."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text(lang, "btn.watch_table"), url=url)]])
 
 
 def reveal_keyboard(lang: Lang, *, game_id: int, version: int) -> InlineKeyboardMarkup:

@@ -120,6 +120,8 @@ EN: dict[str, str] = {
     "btn.play_empty": "Play",
     "btn.pass": "Pass",
     "btn.hint": "Hint",
+    "btn.web_table": "🃏 Table",
+    "btn.watch_table": "🃏 Open the table",
     "btn.clear": "Clear",
     "btn.reveal_yes": "Reveal",
     "btn.reveal_no": "Keep hidden",

@@ -121,6 +121,8 @@ ZH: dict[str, str] = {
     "btn.play_empty": "出牌",
     "btn.pass": "不出",
     "btn.hint": "提示",
+    "btn.web_table": "🃏 牌桌",
+    "btn.watch_table": "🃏 打开牌桌",
     "btn.clear": "清空",
     "btn.reveal_yes": "亮王",
     "btn.reveal_no": "不亮",

@@ -89,6 +89,15 @@ _BAD_GATEWAY_HTML = (
 _QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 
 
+def _check_button(button: dict[str, Any], *, private: bool) -> None:
+    web_app = button.get("web_app")
+    if web_app is not None:
+        if not private:
+            raise bad_request("BUTTON_TYPE_INVALID", kind="state")
+        if not str(web_app.get("url", "")).startswith("https://"):
+            raise bad_request("BUTTON_URL_INVALID", kind="prose_limit")
+
+
 def _counts(method: str) -> bool:
     return method in COUNTED_METHODS or (method.startswith("send") and method != "sendChatAction")
 
@@ -968,13 +977,19 @@ class FakeTelegram:
             )
         return text, entities
 
-    @staticmethod
-    def _inline_markup(params: dict[str, Any]) -> dict[str, Any] | None:
-        """The inline keyboard a message will show (reply keyboards do not show on it)."""
+    def _inline_markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The inline keyboard a message will show (reply keyboards do not show on it).
+
+        Telegram refuses ``web_app`` buttons outside private chats and any web_app or URL
+        button whose address it would not open."""
         markup = params.get("reply_markup")
         if isinstance(markup, dict) and "inline_keyboard" in markup:
             if not any(markup["inline_keyboard"]):
                 return None
+            chat = self._find_chat(params.get("chat_id")) if "chat_id" in params else None
+            for row in markup["inline_keyboard"]:
+                for button in row:
+                    _check_button(button, private=chat is None or chat.is_private)
             return {"inline_keyboard": [row for row in markup["inline_keyboard"] if row]}
         return None
 

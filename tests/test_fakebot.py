@@ -1018,3 +1018,23 @@ class TestFixtureOptions:
         assert not fake_telegram.enforce_limits
         assert fake_telegram.base_url.startswith("http://127.0.0.1:")
         assert fake_telegram.base_url.endswith("/bot")
+
+
+async def test_web_app_buttons_only_in_private_chats(fake: FakeTelegram, http: Any) -> None:
+    """As Telegram: a web_app button in a group is BUTTON_TYPE_INVALID; a web_app or URL
+    button that is not https is BUTTON_URL_INVALID."""
+    web_app = {"inline_keyboard": [[{"text": "🃏", "web_app": {"url": "https://t.example/"}}]]}
+    plain = {"inline_keyboard": [[{"text": "🃏", "web_app": {"url": "http://t.example/"}}]]}
+    await fake.send_text(ALICE, ALICE, "/start")
+    status, _ = await call(
+        http, fake, "sendMessage", {"chat_id": ALICE, "text": "a", "reply_markup": web_app}
+    )
+    assert status == 200
+    status, body = await call(
+        http, fake, "sendMessage", {"chat_id": GROUP, "text": "a", "reply_markup": web_app}
+    )
+    assert status == 400 and "BUTTON_TYPE_INVALID" in body["description"]
+    status, body = await call(
+        http, fake, "sendMessage", {"chat_id": ALICE, "text": "a", "reply_markup": plain}
+    )
+    assert status == 400 and "BUTTON_URL_INVALID" in body["description"]

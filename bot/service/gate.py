@@ -7,12 +7,21 @@ only an actual reveal is announced.
 
 from __future__ import annotations
 
+from telegram import InlineKeyboardMarkup
+
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Action, GameOver
-from bot.render import event_lines, hand_text, ready_keyboard, reveal_keyboard
+from bot.render import (
+    event_lines,
+    hand_text,
+    ready_keyboard,
+    reveal_keyboard,
+    web_table_button,
+)
 from bot.service.base import Reply
 from bot.service.hub import Hub
 from bot.service.tables import Table
+from bot.service.web_links import web_table_url
 from bot.strings import text
 
 
@@ -44,6 +53,11 @@ class RevealGate:
             if holder
             else ready_keyboard(seat.language, game_id=table.game_id, version=seat.version)
         )
+        url = web_table_url(self.hub.settings, table.game_id)
+        if url is not None:
+            markup = InlineKeyboardMarkup(
+                [*markup.inline_keyboard, [web_table_button(seat.language, url)]]
+            )
         await self.hub.hands.send_live(table, index, body, markup)
 
     async def answer(self, table: Table, index: int, reveal: bool | None) -> Reply:

@@ -46,6 +46,7 @@ class GroupChannel:
         on_table_message: Callable[[int], Awaitable[None]] | None = None,
         table_message_id: int | None = None,
         on_change: Callable[[], None] | None = None,
+        table_markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         self.messenger = messenger
         self.chat_id = chat_id
@@ -55,6 +56,7 @@ class GroupChannel:
         self.on_table_message = on_table_message
         self.table_message_id = table_message_id
         self.on_change = on_change
+        self.table_markup = table_markup  # buttons under the table message (the web table)
         self._posts: list[_Post] = []
         self._posts_since_table = 0
         self._table_next = False
@@ -155,11 +157,13 @@ class GroupChannel:
         if text == self._last_table:
             return
         if self.table_message_id is not None:
-            delivery = await self.messenger.edit(self.chat_id, self.table_message_id, text)
+            delivery = await self.messenger.edit(
+                self.chat_id, self.table_message_id, text, self.table_markup
+            )
             if delivery is not Delivery.GONE:
                 self._last_table = text
                 return
-        sent = await self.messenger.send(self.chat_id, text, notify=False)
+        sent = await self.messenger.send(self.chat_id, text, self.table_markup, notify=False)
         if sent.message_id is not None:
             self.table_message_id = sent.message_id
             self._last_table = text

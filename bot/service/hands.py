@@ -12,10 +12,17 @@ from telegram import InlineKeyboardMarkup
 
 from bot.game.cards import Card
 from bot.game.common import Combo
-from bot.render import hand_keyboard, hand_text, play_button_label, takeback_keyboard
+from bot.render import (
+    hand_keyboard,
+    hand_text,
+    play_button_label,
+    takeback_keyboard,
+    web_table_button,
+)
 from bot.service.hub import Hub
 from bot.service.outbox import Delivery
 from bot.service.tables import Table
+from bot.service.web_links import web_table_url
 
 
 class HandMessages:
@@ -76,6 +83,7 @@ class HandMessages:
             selected=seat.selected,
             play_label=label,
             can_pass=game.can_pass(index),
+            web_url=web_table_url(self.hub.settings, table.game_id),
         )
 
     def classify(self, table: Table, index: int, cards: Sequence[Card]) -> Combo | None:
@@ -89,6 +97,10 @@ class HandMessages:
         seat = table.seats[index]
         if seat.user_id is None or seat.gone:
             return
+        if deciding and self.hub.page_open(table.game_id, seat.user_id):
+            # the page shows the turn; a prompt would be one more message for nothing
+            await self.save(table)  # the deadline, for a restart
+            return
         body = self.body(table, index, deciding=deciding, note=note)
         if deciding:
             await self.send_live(table, index, body, self.markup(table, index))
@@ -96,9 +108,25 @@ class HandMessages:
             markup = takeback_keyboard(seat.language, game_id=table.game_id)
             await self.send_live(table, index, body, markup)
         else:
-            sent = await self.hub.messenger.send(seat.user_id, body, notify=False)
+            url = web_table_url(self.hub.settings, table.game_id)
+            markup = None
+            if url is not None:  # the way to the web table, from the first hand on
+                markup = InlineKeyboardMarkup([[web_table_button(seat.language, url)]])
+            sent = await self.hub.messenger.send(seat.user_id, body, markup, notify=False)
             if sent.delivery is Delivery.BLOCKED:
                 await self.hub.departures.blocked(table, index)
+
+    async def page_closed(self, table: Table, index: int) -> None:
+        """The seat's page closed: if it is their turn with no prompt, send the prompt."""
+        seat = table.seats[index]
+        if (
+            table.status == "playing"
+            and table.game is not None
+            and not table.gate_open
+            and seat.live_message_id is None
+            and self.hub.flow.decides(table, index)
+        ):
+            await self.send(table, index, deciding=True)
 
     async def refresh(self, table: Table, index: int) -> None:
         """Re-render the deciding seat's live message (after a selection change)."""

@@ -51,6 +51,8 @@ class Hub:
     registry: TableRegistry = field(default_factory=TableRegistry)
     #: told of every change any seat could see (the web table's live views)
     watchers: list[Callable[[Table], None]] = field(default_factory=list)
+    #: whether a user has the web table of a game open (game id, user id): set by the web
+    page_open: Callable[[int, int], bool] = lambda _game, _user: False
 
     # the parts, set once by GameService
     people: People = field(init=False)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from telegram import InlineKeyboardMarkup
+
 from bot.game.common import GameOver
-from bot.render import lobby_text, table_text
+from bot.render import lobby_text, table_link_keyboard, table_text
 from bot.service.group_channel import GroupChannel
 from bot.service.hub import Hub
 from bot.service.tables import Table
+from bot.service.web_links import direct_link
 
 
 class TableStart:
@@ -76,8 +79,13 @@ class TableStart:
             on_table_message=remember_table,
             table_message_id=table_message_id,
             on_change=lambda: hub.changed(table),
+            table_markup=self._table_markup(table),
         )
         table.channel.table_changed()
+
+    def _table_markup(self, table: Table) -> InlineKeyboardMarkup | None:
+        link = direct_link(self.hub.settings, self.hub.bot_username, table.game_id)
+        return table_link_keyboard(table.lang, link) if link is not None else None
 
     def render_table(self, table: Table) -> str:
         view = table.engine.view(None)

@@ -96,6 +96,7 @@ class WebTable:
         self.clock = clock
         self.live = LiveViews()
         service.hub.watchers.append(self.live.changed)
+        service.hub.page_open = self.live.watching
         self._runner: web.AppRunner | None = None
         self.port = 0  # where it listens, once started
         self._sockets: set[web.WebSocketResponse] = set()
@@ -263,6 +264,9 @@ class WebTable:
                 await self._serve(socket, page, table, user, seat)
             finally:
                 self.live.close(page)
+                if seat is not None and not self.live.watching(table.game_id, user.user_id):
+                    async with table.lock:  # their turn, and no page: the prompt after all
+                        await self.service.hub.hands.page_closed(table, seat)
         finally:
             self._sockets.discard(socket)
         return socket

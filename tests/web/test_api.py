@@ -14,7 +14,14 @@ from bot.service import GameService
 from bot.service.tables import Table
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, open_lobby, setup_world
-from tests.web.helpers import WebClient, dealt_to, init_data_for, running_web_bot, web_settings
+from tests.web.helpers import (
+    WEBAPP_URL,
+    WebClient,
+    dealt_to,
+    init_data_for,
+    running_web_bot,
+    web_settings,
+)
 
 OTHER_GROUP = -1002
 STRANGER = 555
@@ -45,6 +52,43 @@ async def start_game(
     await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
     await fake.wait_for(lambda: table.game is not None, what="the deal")
     return table
+
+
+def web_buttons(fake: FakeTelegram, user: int) -> list[str]:
+    return [
+        button["web_app"]["url"]
+        for message in fake.chat(user).bot_messages
+        for button in message.buttons
+        if "web_app" in button
+    ]
+
+
+def url_buttons(fake: FakeTelegram, chat: int) -> list[str]:
+    return [
+        button["url"]
+        for message in fake.chat(chat).bot_messages
+        for button in message.buttons
+        if "url" in button
+    ]
+
+
+def private_calls(fake: FakeTelegram, people: Sequence[int]) -> int:
+    """Sends and edits to the players' private chats so far."""
+    return sum(
+        1
+        for method in ("sendMessage", "editMessageText")
+        for record in fake.calls(method)
+        if record.chat_id in people
+    )
+
+
+def prompts(fake: FakeTelegram, people: Sequence[int]) -> int:
+    """Hand prompts sent so far (a new message that says it is the player's turn)."""
+    return sum(
+        1
+        for record in fake.calls("sendMessage")
+        if record.chat_id in people and "轮到你了" in str(record.params.get("text", ""))
+    )
 
 
 def check_hidden(client: WebClient, seat: int, table: Table) -> None:
@@ -113,12 +157,31 @@ async def test_a_whole_game_played_on_pages(
 ) -> None:
     fake = fake_telegram
     people = setup_world(fake, humans)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+    settings = web_settings(fake, tmp_path / "bot.sqlite3", miniapp_short_name="cards")
+    async with running_web_bot(settings) as (service, web):
         table = await start_game(fake, service, people, variant)
+        game = table.game_id
+        # the ways in: every hand message has the web_app button to this game's page, and
+        # the group's table message a direct link for spectators
+        for user in people:
+            await fake.wait_for(lambda u=user: web_buttons(fake, u), what="the hand message")
+            assert web_buttons(fake, user)[0] == f"{WEBAPP_URL}?game={game}"
+        link = f"https://t.me/{fake.bot_username}/cards?startapp=g{game}"
+        await fake.wait_for(lambda: link in url_buttons(fake, GROUP), what="the table's link")
         async with aiohttp.ClientSession() as session:
             clients = {u: client_for(fake, session, web.port, u) for u in people}
-            async with contextlib_all([c.live(table.game_id) for c in clients.values()]):
+            async with contextlib_all([c.live(game) for c in clients.values()]):
+                await fake.wait_for(lambda: web.live.count() == humans, what="pages open")
+                private_before = private_calls(fake, people)
+                prompts_before = prompts(fake, people)
                 actions = await play_through_pages(table, clients, people)
+                # with every page open, no hand prompt is sent or edited for a turn: at
+                # most the one prompt sent before the pages opened is retired
+                # with every page open, no hand prompt is sent for a turn; what reaches the
+                # private chats is a constant per game (the messages sent before the pages
+                # opened retired, 刨王's hands after the 亮王 gate), not a message per turn
+                assert private_calls(fake, people) - private_before <= 2 * humans
+                assert prompts(fake, people) == prompts_before
                 # the end reaches every page: the result, with each seat's change
                 settlement = table.settlement
                 assert settlement is not None
@@ -205,8 +268,48 @@ async def test_refusals_change_nothing(fake_telegram: FakeTelegram, tmp_path: An
             assert status == 200 and view["seat"] is None and view["hand"] == []
             assert view["me"]["legal"] == []
             assert (await watcher.act(game, "pass"))[0] == 403
+            # the group's direct link carries the game as startapp=g<id>
+            linked = client_for(fake, session, web.port, ADMIN_SPECTATOR, start_param=f"g{game}")
+            status, view = await linked.state(None)
+            assert status == 200 and view["game_id"] == game and view["seat"] is None
         assert (table.seq, [list(h) for h in table.engine.hands]) == before
         assert table.engine.turn == turn
 
 
 ADMIN_SPECTATOR = 777
+
+
+async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
+    fake_telegram: FakeTelegram, tmp_path: Any
+) -> None:
+    """While the next player's page is open their turn sends no prompt; when they close it,
+    the prompt comes, so they can go on with the buttons."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[5]) as (
+        service,
+        web,
+    ):
+        table = await start_game(fake, service, people, "双扣")
+        first = table.engine.turn
+        assert first is not None
+        second = (first + 1) % 4
+        async with aiohttp.ClientSession() as session:
+            mover = client_for(fake, session, web.port, people[first])
+            watcher = client_for(fake, session, web.port, people[second])
+            async with watcher.live(table.game_id):
+                await fake.wait_for(lambda: web.live.count() == 1, what="the page open")
+                before = prompts(fake, [people[second]])
+                _, view = await mover.state(table.game_id)
+                status, body = await mover.act(
+                    table.game_id, "play", view["me"]["legal"][0]["cards"]
+                )
+                assert status == 200 and body["accepted"]
+                assert table.engine.turn == second and service.hub.flow.decides(table, second)
+                turn = await watcher.wait_view(lambda v: v["turn"] == second)
+                assert turn["me"]["legal"]
+                assert prompts(fake, [people[second]]) == before
+            await fake.wait_for(
+                lambda: prompts(fake, [people[second]]) == before + 1, what="the prompt"
+            )
+        assert table.seats[second].live_message_id is not None

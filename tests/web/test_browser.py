@@ -86,9 +86,7 @@ class Players:
             else:
                 await self.keyboard_turn(table.seats[index].user_id or 0)
                 self.on_keyboard += 1
-            await fake.wait_for(
-                lambda s=seq: table.seq > s or table.engine.over, what="the action"
-            )
+            await fake.wait_for(lambda s=seq: table.seq > s or table.engine.over, what="the action")
             if self.turns == shoot_at and shoot is not None:
                 await shoot()
 
