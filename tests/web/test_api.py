@@ -13,15 +13,9 @@ import pytest
 from bot.service import GameService
 from bot.service.tables import Table
 from fakebot import FakeTelegram
+from fakebot.miniapp import WebClient, init_data_for
 from tests.e2e.driver import GROUP, open_lobby, setup_world
-from tests.web.helpers import (
-    WEBAPP_URL,
-    WebClient,
-    dealt_to,
-    init_data_for,
-    running_web_bot,
-    web_settings,
-)
+from tests.web.helpers import WEBAPP_URL, dealt_to, running_web_bot, web_settings
 
 OTHER_GROUP = -1002
 STRANGER = 555

@@ -13,6 +13,7 @@ from playwright.async_api import Browser
 from bot.service import GameService
 from bot.service.tables import Table
 from fakebot import FakeTelegram
+from fakebot.miniapp import init_data_for
 from tests.e2e.driver import GROUP, live_message, open_lobby, setup_world
 from tests.web.browser import (
     OpenPage,
@@ -22,7 +23,7 @@ from tests.web.browser import (
     screenshot,
     shown_seq,
 )
-from tests.web.helpers import init_data_for, running_web_bot, web_settings
+from tests.web.helpers import running_web_bot, web_settings
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ import pytest
 from playwright.async_api import Browser
 
 from fakebot import FakeTelegram
+from fakebot.miniapp import WebClient, init_data_for
 from tests.e2e.driver import GROUP, setup_world
 from tests.e2e.test_restart import _actions, _asked, _game_and_results, start_bot
 from tests.web.browser import OpenPage, launch, open_page, shown_seq
-from tests.web.helpers import WEBAPP_URL, WebClient, init_data_for
+from tests.web.helpers import WEBAPP_URL
 
 
 @pytest.fixture
