@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import secrets
+import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import urlsplit
@@ -25,7 +26,9 @@ from bot.service.service import random_seed
 from bot.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.strings import text
 from bot.updates import FairUpdateProcessor
+from bot.web.http import HttpServer
 from bot.web.server import WebTable
+from bot.web.webhook import Webhook
 
 log = logging.getLogger(__name__)
 
@@ -144,15 +147,17 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     await service.messenger.restore_group_windows()
     recovered = await service.recover()
     if settings.webapp_url:
-        web = WebTable(
+        application.bot_data["web"] = WebTable(
             service,
             token=settings.token,
             throttle=application.bot_data["throttle"],
             max_age=settings.webapp_auth_max_age,
         )
-        port = await web.start(settings.web_listen, settings.web_port)
-        application.bot_data["web"] = web
-        log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
+        if not settings.webhook_url:  # in webhook mode the one server starts with the hook
+            server = HttpServer(table=application.bot_data["web"])
+            application.bot_data["http"] = server
+            port = await server.start(settings.web_listen, settings.web_port)
+            log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
 
@@ -170,9 +175,9 @@ def _tune_garbage_collector() -> None:
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-    web: WebTable | None = application.bot_data.get("web")
-    if web is not None:
-        await web.stop()
+    server: HttpServer | None = application.bot_data.get("http")
+    if server is not None:
+        await server.stop()
     service: GameService | None = application.bot_data.get("service")
     if service is not None:
         await service.shutdown()
@@ -202,18 +207,45 @@ def run() -> int:
 
 
 def _serve(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
-    allowed = ALLOWED_UPDATES
     if settings.webhook_url:
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=webhook_path(settings.webhook_url),
-            webhook_url=settings.webhook_url,
-            secret_token=webhook_secret(settings),
-            allowed_updates=allowed,
-        )
+        asyncio.run(_run_webhook(application, settings, settings.webhook_url))
     else:
-        application.run_polling(allowed_updates=allowed)
+        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+
+
+async def _run_webhook(
+    application: Application,  # type: ignore[type-arg]
+    settings: Settings,
+    url: str,
+) -> None:
+    """Webhook mode on the bot's one web server (the web table's too, when it is on), until
+    SIGTERM or SIGINT; the order of start and stop is PTB's."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    secret = webhook_secret(settings)
+    await application.initialize()
+    try:
+        assert application.post_init is not None
+        await application.post_init(application)
+        await application.start()
+        server = HttpServer(
+            table=application.bot_data.get("web"),
+            webhook=Webhook(application, webhook_path(url), secret),
+        )
+        application.bot_data["http"] = server
+        await server.start(settings.webhook_listen, settings.webhook_port)
+        await application.bot.set_webhook(
+            url, secret_token=secret, allowed_updates=ALLOWED_UPDATES
+        )
+        log.info("webhook mode: %s", url)
+        await stop.wait()
+        await application.stop()
+        assert application.post_shutdown is not None
+        await application.post_shutdown(application)
+    finally:
+        await application.shutdown()
 
 
 def webhook_path(url: str) -> str:

@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -38,20 +38,6 @@ KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "ag
 #: seconds a new WebSocket has to say who it is
 HELLO_TIMEOUT = 10.0
 STATIC = {"app.js": "application/javascript", "app.css": "text/css"}
-
-#: Telegram's script, and nothing else from outside; frames only inside Telegram's web apps
-CSP = (
-    "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors https://web.telegram.org https://*.telegram.org"
-)
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-
 
 class Refused(Exception):
     """A refusal: answered as ``{"error": reason}`` with ``status``."""
@@ -97,14 +83,13 @@ class WebTable:
         self.live = LiveViews()
         service.hub.watchers.append(self.live.changed)
         service.hub.page_open = self.live.watching
-        self._runner: web.AppRunner | None = None
-        self.port = 0  # where it listens, once started
+        self.port = 0  # where the server listens, once started
         self._sockets: set[web.WebSocketResponse] = set()
 
-    # ---- the application -----------------------------------------------------------------
+    # ---- the routes -----------------------------------------------------------------------
 
-    def application(self) -> web.Application:
-        app = web.Application(middlewares=[_security_headers], client_max_size=16 * 1024)
+    def add_routes(self, app: web.Application) -> None:
+        """The page, its static files, the JSON API and the live socket."""
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)
         app.router.add_get("/api/state", self._state)
@@ -112,23 +97,6 @@ class WebTable:
         app.router.add_get("/api/live", self._live)
         app.router.add_get("/healthz", self._health)
         app.on_shutdown.append(self._close_sockets)
-        return app
-
-    async def start(self, host: str, port: int) -> int:
-        """Serve on ``host``:``port`` (0: any free port); returns the port."""
-        self._runner = web.AppRunner(self.application(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        server = site._server  # the listening socket's port, when 0 was asked for
-        sockets = getattr(server, "sockets", None) or []
-        self.port = int(sockets[0].getsockname()[1]) if sockets else port
-        return self.port
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
 
     async def _close_sockets(self, _app: web.Application) -> None:
         for socket in list(self._sockets):
@@ -340,22 +308,3 @@ def _asset(name: str) -> bytes:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-@web.middleware
-async def _security_headers(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    """Refusals as JSON; every answer with the security headers."""
-    try:
-        response = await handler(request)
-    except Refused as refusal:
-        response = web.Response(
-            text=refusal.body(), status=refusal.status, content_type="application/json"
-        )
-    except web.HTTPException as error:
-        error.headers.update(SECURITY_HEADERS)
-        raise
-    if not response.prepared:
-        response.headers.update(SECURITY_HEADERS)
-    return response

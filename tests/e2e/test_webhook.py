@@ -133,3 +133,23 @@ async def test_a_configured_webhook_secret_is_the_one_registered(
     async with webhook_bot(fake, tmp_path, WEBHOOK_SECRET="our_own-Secret_123"):
         assert fake.webhook is not None
         assert fake.webhook.get("secret_token") == "our_own-Secret_123"
+
+
+async def test_webhook_and_web_table_share_one_server(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """With WEBAPP_URL set too, the webhook's port also serves the web table's page and API
+    (one server), and updates still arrive through the hook."""
+    fake = fake_telegram
+    fake.add_user(ALICE, "Alice")
+    async with webhook_bot(fake, tmp_path, WEBAPP_URL="https://cards.example/") as port:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}/") as page:
+                assert page.status == 200 and "static/app.js" in await page.text()
+                assert "script-src 'self' https://telegram.org" in page.headers[
+                    "Content-Security-Policy"
+                ]
+            async with session.get(f"http://127.0.0.1:{port}/api/state?game=1") as state:
+                assert state.status == 401  # no initData
+        await fake.send_text(ALICE, ALICE, "/start")
+        await fake.wait_for(lambda: fake.chat(ALICE).bot_messages, 30, what="hello")
