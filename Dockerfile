@@ -16,6 +16,7 @@ RUN pip install --upgrade pip && pip install . \
 USER cardbot
 VOLUME ["/data"]
 # TELEGRAM_BOT_TOKEN (required), TELEGRAM_API_BASE_URL, TURN_SECONDS, DEFAULT_LANGUAGE,
-# WEBHOOK_URL / WEBHOOK_PORT / WEBHOOK_SECRET ... come from the environment.
-EXPOSE 8443
+# WEBHOOK_URL / WEBHOOK_PORT / WEBHOOK_SECRET, WEBAPP_URL / WEB_PORT ... come from the
+# environment. 8443: the webhook (and the web table with it); 8080: the web table alone.
+EXPOSE 8443 8080
 CMD ["python", "-m", "bot", "run"]
