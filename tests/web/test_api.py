@@ -307,3 +307,24 @@ async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
                 lambda: prompts(fake, [people[second]]) == before + 1, what="the prompt"
             )
         assert table.seats[second].live_message_id is not None
+
+
+async def test_the_page_speaks_the_players_language(
+    fake_telegram: FakeTelegram, tmp_path: Any
+) -> None:
+    """Texts and play names follow the user's Telegram language (or their /lang choice)."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+        table = await start_game(fake, service, people, "双扣")
+        turn = table.engine.turn
+        assert turn is not None
+        async with aiohttp.ClientSession() as session:
+            english = client_for(fake, session, web.port, people[turn], language_code="en")
+            chinese = client_for(fake, session, web.port, people[turn])
+            _, en = await english.state(table.game_id)
+            _, zh = await chinese.state(table.game_id)
+    assert (en["lang"], zh["lang"]) == ("en", "zh")
+    assert en["strings"]["pass"] == "Pass" and zh["strings"]["pass"] == "不出"
+    assert en["variant_name"] != zh["variant_name"]
+    assert en["me"]["legal"][0]["name"] != zh["me"]["legal"][0]["name"]  # 单张 / Single
