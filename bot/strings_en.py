@@ -288,6 +288,8 @@ EN: dict[str, str] = {
     "web.cards_left": "{n} cards",
     "web.points": "{n} pts",
     "web.crowns": "joker×{n} shown",
+    "web.big_joker": "JOKER",
+    "web.small_joker": "joker",
     "web.trick_points": "{n} pts in this trick",
     "web.seconds": "{n}s",
     "web.you": "you",

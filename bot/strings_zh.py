@@ -285,6 +285,8 @@ ZH: dict[str, str] = {
     "web.cards_left": "{n}张",
     "web.points": "{n}分",
     "web.crowns": "亮王×{n}",
+    "web.big_joker": "大王",
+    "web.small_joker": "小王",
     "web.trick_points": "本轮 {n} 分",
     "web.seconds": "{n}秒",
     "web.you": "你",

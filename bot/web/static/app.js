@@ -44,8 +44,8 @@
   };
   const zh = (navigator.language || "zh").toLowerCase().startsWith("zh");
   const FALLBACK = zh
-    ? { connecting: "连接中…", reconnecting: "连接断了，正在重连…", unauthorized: "请从 Telegram 里打开牌桌。", error: "出错了，请重试。" }
-    : { connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", unauthorized: "Please open the table from Telegram.", error: "Something went wrong, please try again." };
+    ? { big_joker: "大王", small_joker: "小王", connecting: "连接中…", reconnecting: "连接断了，正在重连…", unauthorized: "请从 Telegram 里打开牌桌。", error: "出错了，请重试。" }
+    : { big_joker: "JOKER", small_joker: "joker", connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", unauthorized: "Please open the table from Telegram.", error: "Something went wrong, please try again." };
 
   // ---- theme ------------------------------------------------------------------------------
   function applyTheme() {
@@ -78,8 +78,9 @@
     const node = el("span", "card" + (mini ? " mini" : ""));
     if (rank >= 16) {
       node.classList.add("joker", rank === 17 ? "large" : "small");
-      node.append(el("span", "r", rank === 17 ? (zh ? "大王" : "JOKER") : (zh ? "小王" : "joker")));
-      node.setAttribute("aria-label", rank === 17 ? "大王" : "小王");
+      const name = t(rank === 17 ? "big_joker" : "small_joker");
+      node.append(el("span", "r", name));
+      node.setAttribute("aria-label", name);
       return node;
     }
     const suit = suitOf(code);
@@ -180,6 +181,7 @@
     if (!view) return;
     document.title = `${view.variant_name} · ${t("title")}`;
     $("variant").textContent = view.variant_name;
+    $("app").classList.toggle("finished", view.status === "finished");
     renderStatus(view);
     renderSeats(view);
     renderTrick(view);
@@ -343,6 +345,7 @@
     const area = $("hand-area");
     area.hidden = view.seat == null;
     $("sort").textContent = state.bySuit ? t("by_rank") : t("by_suit");
+    $("sort").hidden = !view.hand.length;
     const box = $("hand");
     box.replaceChildren();
     let previousSuit = null;
