@@ -58,6 +58,10 @@ def api_urls(settings: Settings) -> tuple[str, str] | None:
 async def open_checked(settings: Settings) -> Database:
     """The database of ``settings``, or :class:`StartupError` naming its path."""
     try:
+        # tried first without aiosqlite: a connection that fails to open leaves aiosqlite's
+        # worker thread posting to the event loop after asyncio.run closed it (a traceback
+        # on exit, seen once in a parallel test run)
+        sqlite3.connect(settings.database_path).close()
         return await open_database(settings.database_path)
     except (sqlite3.Error, OSError) as error:
         raise StartupError(
