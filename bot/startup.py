@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 from telegram import Bot
@@ -61,7 +62,10 @@ async def open_checked(settings: Settings) -> Database:
         # tried first without aiosqlite: a connection that fails to open leaves aiosqlite's
         # worker thread posting to the event loop after asyncio.run closed it (a traceback
         # on exit, seen once in a parallel test run)
-        sqlite3.connect(settings.database_path).close()
+        path = settings.database_path
+        if path not in ("", ":memory:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)  # as open_database does
+            sqlite3.connect(path).close()
         return await open_database(settings.database_path)
     except (sqlite3.Error, OSError) as error:
         raise StartupError(
