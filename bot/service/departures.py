@@ -157,7 +157,7 @@ class Departures:
                 await hub.gate.prompt(table, index)
             else:
                 deciding = hub.flow.decides(table, index)
-                await hub.hands.send(table, index, deciding=deciding)
+                await hub.hands.send(table, index, deciding=deciding, asked=True)
         return Reply()
 
 

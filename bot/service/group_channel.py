@@ -47,6 +47,7 @@ class GroupChannel:
         table_message_id: int | None = None,
         on_change: Callable[[], None] | None = None,
         table_markup: InlineKeyboardMarkup | None = None,
+        unhurried: Callable[[], bool] | None = None,
     ) -> None:
         self.messenger = messenger
         self.chat_id = chat_id
@@ -57,6 +58,9 @@ class GroupChannel:
         self.table_message_id = table_message_id
         self.on_change = on_change
         self.table_markup = table_markup  # buttons under the table message (the web table)
+        #: when true, the group is only watching (every player follows on the web table):
+        #: half the pace, half the group's share of the bot's calls
+        self.unhurried = unhurried
         self._posts: list[_Post] = []
         self._posts_since_table = 0
         self._table_next = False
@@ -123,7 +127,8 @@ class GroupChannel:
                     await self._send_one()
                 except Exception:  # one table's failure must never stop its channel
                     log.exception("group channel %s failed to send", self.chat_id)
-                self._next_at = time.monotonic() + self.interval
+                slow = self.unhurried is not None and self.unhurried()
+                self._next_at = time.monotonic() + self.interval * (2 if slow else 1)
             self._idle.set()
 
     async def _send_one(self) -> None:

@@ -91,15 +91,19 @@ class HandMessages:
         revealed = bool(view.revealed and view.revealed[index])
         return table.variant.classify(cards, revealed)
 
-    async def send(self, table: Table, index: int, *, deciding: bool, note: str = "") -> None:
+    async def send(
+        self, table: Table, index: int, *, deciding: bool, note: str = "", asked: bool = False
+    ) -> None:
         """The seat's hand: with buttons when they decide (or may take their seat back), else
-        a silent record."""
+        a silent record. ``asked``: the player asked for it (/hand), page open or not."""
         seat = table.seats[index]
         if seat.user_id is None or seat.gone:
             return
-        if deciding and self.hub.page_open(table.game_id, seat.user_id):
-            # the page shows the turn; a prompt would be one more message for nothing
-            await self.save(table)  # the deadline, for a restart
+        if not asked and not seat.takeover and self.hub.page_open(table.game_id, seat.user_id):
+            # the page shows the hand and the turn: a message would be one more call for
+            # nothing (the deal's message, with the page's button, goes before any page)
+            if deciding:
+                await self.save(table)  # the deadline, for a restart
             return
         body = self.body(table, index, deciding=deciding, note=note)
         if deciding:
@@ -116,16 +120,26 @@ class HandMessages:
             if sent.delivery is Delivery.BLOCKED:
                 await self.hub.departures.blocked(table, index)
 
-    async def page_closed(self, table: Table, index: int) -> None:
-        """The seat's page closed: if it is their turn with no prompt, send the prompt."""
+    async def page_opened(self, table: Table, index: int) -> None:
+        """The seat's page opened: it takes over from the prompt's buttons, which are taken
+        off now rather than in the seat's first action (a Telegram call the page would wait
+        for)."""
         seat = table.seats[index]
-        if (
-            table.status == "playing"
-            and table.game is not None
-            and not table.gate_open
-            and seat.live_message_id is None
-            and self.hub.flow.decides(table, index)
-        ):
+        if table.status != "playing" or table.game is None or seat.takeover:
+            return
+        if seat.live_message_id is not None:
+            await self.retire(table, index, "")
+            await self.save(table)
+
+    async def page_closed(self, table: Table, index: int) -> None:
+        """The seat's page closed: if they are to decide and have no prompt, send it."""
+        seat = table.seats[index]
+        if table.status != "playing" or table.game is None or seat.live_message_id is not None:
+            return
+        if table.gate_open:
+            if index in table.ready_pending:
+                await self.hub.gate.prompt(table, index)
+        elif self.hub.flow.decides(table, index):
             await self.send(table, index, deciding=True)
 
     async def refresh(self, table: Table, index: int) -> None:

@@ -80,8 +80,16 @@ class TableStart:
             table_message_id=table_message_id,
             on_change=lambda: hub.changed(table),
             table_markup=self._table_markup(table),
+            unhurried=lambda: self._all_on_pages(table),
         )
         table.channel.table_changed()
+
+    def _all_on_pages(self, table: Table) -> bool:
+        """Every player still at the table follows it on an open web page."""
+        players = [s for s in table.seats if s.is_human and not s.gone and s.user_id is not None]
+        return bool(players) and all(
+            self.hub.page_open(table.game_id, s.user_id or 0) for s in players
+        )
 
     def _table_markup(self, table: Table) -> InlineKeyboardMarkup | None:
         link = direct_link(self.hub.settings, self.hub.bot_username, table.game_id)

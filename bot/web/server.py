@@ -132,12 +132,16 @@ class WebTable:
             return None
         raise Refused(403, "not a member of this group")
 
-    async def _language(self, user: WebUser) -> Lang:
+    async def _language(self, table: Table, user: WebUser, seat: int | None) -> Lang:
+        """A seated player's language is on their seat (no query inside the table's lock,
+        where live views are rendered); a spectator's is looked up."""
+        if seat is not None:
+            return table.seats[seat].language
         info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
         return await self.service.language(info)
 
-    async def view_for(self, table: Table, user: WebUser, seat: int | None) -> JSON:
-        lang = await self._language(user)
+    def view_for(self, table: Table, seat: int | None, lang: Lang, *, strings: bool) -> JSON:
+        """The seat's view; ``strings``: with the page's texts (a page's first view only)."""
         view = table_view(table, seat, lang, now=self.service.clock())
         hub = self.service.hub
         playing = table.status == "playing" and not table.engine.over and not table.gate_open
@@ -146,7 +150,8 @@ class WebTable:
             view["me"]["auto_pass"] = hub.flow.cannot_beat(table, seat)
             if view["me"]["auto_pass"]:
                 view["me"]["can_pass"] = False
-        view["strings"] = web_strings(lang)
+        if strings:
+            view["strings"] = web_strings(lang)
         view["lang"] = lang
         return view
 
@@ -168,7 +173,8 @@ class WebTable:
         user = self._user(request)
         table = self._find(_game_id(request.query.get("game"), user))
         seat = await self._seat_or_spectator(table, user)
-        return web.json_response(await self.view_for(table, user, seat), dumps=_dumps)
+        lang = await self._language(table, user, seat)
+        return web.json_response(self.view_for(table, seat, lang, strings=True), dumps=_dumps)
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
@@ -193,7 +199,7 @@ class WebTable:
         reply = await self._act(user, table, str(kind), cards)
         # the table may have moved on (再来一局 opens a lobby: the page stays on the result)
         seat = table.seat_of(user.user_id)
-        view = await self.view_for(table, user, seat)
+        view = self.view_for(table, seat, await self._language(table, user, seat), strings=False)
         payload = {"accepted": reply.accepted, "message": reply.text, "view": view}
         return web.json_response(payload, dumps=_dumps)
 
@@ -228,6 +234,9 @@ class WebTable:
                 await socket.close(code=4000 + refusal.status)
                 return socket
             page = self.live.open(user.user_id, table.game_id)
+            if seat is not None:  # the page takes over from the hand message's buttons
+                async with table.lock:
+                    await self.service.hub.hands.page_opened(table, seat)
             try:
                 await self._serve(socket, page, table, user, seat)
             finally:
@@ -249,14 +258,19 @@ class WebTable:
     ) -> None:
         """Send the page its view whenever it is behind, until either side closes."""
 
+        lang = await self._language(table, user, seat)
+        first = True
+
         async def send_views() -> None:
+            nonlocal first
             while True:
                 await page.behind.wait()
                 page.behind.clear()
                 # after the action that woke us has finished (actions hold the lock), so
                 # the view is never one taken halfway through it
                 async with table.lock:
-                    view = await self.view_for(table, user, seat)
+                    view = self.view_for(table, seat, lang, strings=first)
+                first = False
                 view["next_game"] = page.next_game
                 await socket.send_str(_dumps(view))
 

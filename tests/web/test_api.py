@@ -288,9 +288,20 @@ async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
         first = table.engine.turn
         assert first is not None
         second = (first + 1) % 4
+        prompt = table.seats[first].live_message_id
+        assert prompt is not None
         async with aiohttp.ClientSession() as session:
             mover = client_for(fake, session, web.port, people[first])
             watcher = client_for(fake, session, web.port, people[second])
+            # the first player's page opens: the prompt's buttons come off at once (not in
+            # their first action, which would wait for that edit)
+            async with mover.live(table.game_id):
+                chat = fake.chat(people[first])
+                await fake.wait_for(
+                    lambda: not getattr(chat.message(prompt), "buttons", True),
+                    what="the prompt's buttons off",
+                )
+                assert table.seats[first].live_message_id is None
             async with watcher.live(table.game_id):
                 await fake.wait_for(lambda: web.live.count() == 1, what="the page open")
                 before = prompts(fake, [people[second]])
@@ -312,19 +323,18 @@ async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
 async def test_the_page_speaks_the_players_language(
     fake_telegram: FakeTelegram, tmp_path: Any
 ) -> None:
-    """Texts and play names follow the user's Telegram language (or their /lang choice)."""
+    """Texts and play names follow the seat's language: the player's Telegram language (or
+    their /lang choice) when they sat down."""
     fake = fake_telegram
     people = setup_world(fake, 4)
+    fake.user(people[1]).language_code = "en"
     async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
         table = await start_game(fake, service, people, "双扣")
-        turn = table.engine.turn
-        assert turn is not None
         async with aiohttp.ClientSession() as session:
-            english = client_for(fake, session, web.port, people[turn], language_code="en")
-            chinese = client_for(fake, session, web.port, people[turn])
+            english = client_for(fake, session, web.port, people[1])
+            chinese = client_for(fake, session, web.port, people[0])
             _, en = await english.state(table.game_id)
             _, zh = await chinese.state(table.game_id)
     assert (en["lang"], zh["lang"]) == ("en", "zh")
     assert en["strings"]["pass"] == "Pass" and zh["strings"]["pass"] == "不出"
-    assert en["variant_name"] != zh["variant_name"]
-    assert en["me"]["legal"][0]["name"] != zh["me"]["legal"][0]["name"]  # 单张 / Single
+    assert (en["variant_name"], zh["variant_name"]) == ("Shuangkou", "绍兴双扣")
