@@ -589,10 +589,10 @@ async def _serve(config: dict[str, Any]) -> None:
         renders: list[float] = []  # seconds of each view_for (a live view or an answer's)
         render = web.view_for
 
-        async def timed_render(*args: Any, **kwargs: Any) -> Any:
+        def timed_render(*args: Any, **kwargs: Any) -> Any:
             before = time.perf_counter()
             try:
-                return await render(*args, **kwargs)
+                return render(*args, **kwargs)
             finally:
                 renders.append(time.perf_counter() - before)
 

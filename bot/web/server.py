@@ -274,7 +274,18 @@ class WebTable:
                 view["next_game"] = page.next_game
                 await socket.send_str(_dumps(view))
 
-        sender = asyncio.create_task(send_views())
+        async def send_or_close() -> None:
+            try:
+                await send_views()
+            except (asyncio.CancelledError, ConnectionError):
+                raise
+            except Exception:
+                # a view that cannot be made: close, and the page reconnects and resyncs
+                # (rather than a page waiting for views that never come)
+                log.exception("live view of game %s failed", table.game_id)
+                await socket.close(code=1011, message=b"view failed")
+
+        sender = asyncio.create_task(send_or_close())
         try:
             async for message in socket:  # pings are answered by aiohttp; nothing else is read
                 if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
