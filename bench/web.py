@@ -1066,12 +1066,9 @@ def load_report(result: LoadResult) -> list[str]:
     lines += [
         markdown_table(header, rows),
         "",
-        "*Each table's first*: its first play after the pages opened retires the hand prompt "
-        "the bot sent its player before the page was open (an `editMessageText` the action "
-        "awaits, under the table's lock, before it answers the POST or any page gets the new "
-        "view); the 50 tables make theirs within the same second at the start of the first "
-        "phase, so those edits wait in the bot's overall limiter (30 a second) behind each "
-        "other and the group edits. The second row leaves that play out of each table.",
+        "*Each table's first*: its first play after the pages opened. It used to await the "
+        "edit that retires the hand prompt sent before the page was open; the prompt is now "
+        "retired when the page opens. The second row leaves that play out of each table.",
         "",
     ]
     header = [
@@ -1153,7 +1150,7 @@ def load_report(result: LoadResult) -> list[str]:
         strings = sum(result.strings_bytes) / len(result.strings_bytes)
         lines.append(
             f"- A live view is {size / 1024:.1f} KiB of JSON on average (each page's last), "
-            f"{strings / 1024:.1f} KiB of it the page's strings table, sent with every view"
+            f"{strings / 1024:.1f} KiB of it the page's strings table (first view only)"
         )
     before, after = result.memory.get("before", {}), result.memory.get("after", {})
     if before and after and result.pages:
