@@ -90,18 +90,12 @@ class Settings(BaseSettings):
         86400.0, gt=0, description="Seconds a Mini App's initData stays good."
     )
 
-    @field_validator("webhook_url")
+    @field_validator("webhook_url", "webapp_url")
     @classmethod
     def _https(cls, value: str | None) -> str | None:
+        # Telegram posts updates, and opens Mini Apps, only over HTTPS
         if value and not value.startswith("https://"):
-            raise ValueError("must be an https:// URL (Telegram posts only to HTTPS)")
-        return value or None
-
-    @field_validator("webapp_url")
-    @classmethod
-    def _webapp_https(cls, value: str | None) -> str | None:
-        if value and not value.startswith("https://"):
-            raise ValueError("must be an https:// URL (Telegram opens Mini Apps only over HTTPS)")
+            raise ValueError("must be an https:// URL (Telegram uses only HTTPS)")
         return value or None
 
     @field_validator("miniapp_short_name")

@@ -21,15 +21,6 @@ OTHER_GROUP = -1002
 STRANGER = 555
 
 
-@pytest.fixture
-def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
-
-
 def client_for(
     fake: FakeTelegram, session: aiohttp.ClientSession, port: int, user_id: int, **kw: Any
 ) -> WebClient:

@@ -4,10 +4,9 @@ game, a page reloaded mid-game. Screenshots for the README land in docs/screensh
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import Container, Iterable
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser
 
 from bot.service import GameService
@@ -18,27 +17,11 @@ from tests.e2e.driver import GROUP, live_message, open_lobby, setup_world
 from tests.web.browser import (
     OpenPage,
     check_views,
-    launch,
     open_page,
     screenshot,
     shown_seq,
 )
 from tests.web.helpers import running_web_bot, web_settings
-
-
-@pytest.fixture
-def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async for opened in launch():
-        yield opened
 
 
 async def start(fake: FakeTelegram, service: GameService, people: list[int], variant: str) -> Table:
@@ -47,6 +30,25 @@ async def start(fake: FakeTelegram, service: GameService, people: list[int], var
     await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
     await fake.wait_for(lambda: table.game is not None, what="the deal")
     return table
+
+
+async def open_seats(
+    browser: Browser,
+    fake: FakeTelegram,
+    port: int,
+    table: Table,
+    seats: Iterable[int],
+    *,
+    dark: Container[int] = (),
+) -> dict[int, OpenPage]:
+    """A page for each of ``seats``, opened by the seat's player (``dark``: in dark theme)."""
+    base = f"http://127.0.0.1:{port}/"
+    pages: dict[int, OpenPage] = {}
+    for seat in seats:
+        user = table.seats[seat].user_id or 0
+        init_data = init_data_for(fake.token, user, f"玩家{seat + 1}")
+        pages[seat] = await open_page(browser, base, table.game_id, init_data, dark=seat in dark)
+    return pages
 
 
 class Players:
@@ -159,16 +161,8 @@ async def test_four_pages_play_a_whole_shuangkou_game(
     settings = web_settings(fake, tmp_path / "bot.sqlite3")
     async with running_web_bot(settings, deals=[20261201]) as (service, web):
         table = await start(fake, service, people, "双扣")
-        base = f"http://127.0.0.1:{web.port}/"
-        pages = {
-            seat: await open_page(
-                browser, base, table.game_id, init_data_for(fake.token, user, f"玩家{seat + 1}")
-            )
-            for seat, user in enumerate(people)
-        }
-        dark = await open_page(
-            browser, base, table.game_id, init_data_for(fake.token, people[1], "玩家2"), dark=True
-        )
+        pages = await open_seats(browser, fake, web.port, table, range(4))
+        dark = (await open_seats(browser, fake, web.port, table, [1], dark={1}))[1]
 
         async def shoot() -> None:
             await shown_seq(pages[0].page, table.seq)
@@ -200,17 +194,7 @@ async def test_five_pages_play_paowang_with_the_reveal_on_the_page(
     settings = web_settings(fake, tmp_path / "bot.sqlite3")
     async with running_web_bot(settings, deals=[7]) as (service, web):
         table = await start(fake, service, people, "刨王")
-        base = f"http://127.0.0.1:{web.port}/"
-        pages = {
-            seat: await open_page(
-                browser,
-                base,
-                table.game_id,
-                init_data_for(fake.token, user, f"玩家{seat + 1}"),
-                dark=seat == 1,
-            )
-            for seat, user in enumerate(people)
-        }
+        pages = await open_seats(browser, fake, web.port, table, range(5), dark={1})
         holders = set(table.engine.reveal_pending)
         assert holders and table.gate_open
         for seat in holders:  # the holders are asked on their page; the others only wait
@@ -246,13 +230,7 @@ async def test_pages_and_keyboards_in_one_game_and_a_reload(
     settings = web_settings(fake, tmp_path / "bot.sqlite3")
     async with running_web_bot(settings, deals=[99]) as (service, web):
         table = await start(fake, service, people, "双扣")
-        base = f"http://127.0.0.1:{web.port}/"
-        pages = {
-            seat: await open_page(
-                browser, base, table.game_id, init_data_for(fake.token, people[seat], "p")
-            )
-            for seat in (0, 2)
-        }
+        pages = await open_seats(browser, fake, web.port, table, (0, 2))
 
         async def reload() -> None:
             page = pages[0].page

@@ -5,35 +5,17 @@ from __future__ import annotations
 
 import signal
 import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiohttp
-import pytest
 from playwright.async_api import Browser
 
 from fakebot import FakeTelegram
 from fakebot.miniapp import WebClient, init_data_for
 from tests.e2e.driver import GROUP, setup_world
 from tests.e2e.test_restart import _actions, _asked, _game_and_results, start_bot
-from tests.web.browser import OpenPage, launch, open_page, shown_seq
+from tests.web.browser import OpenPage, open_page, shown_seq
 from tests.web.helpers import WEBAPP_URL
-
-
-@pytest.fixture
-def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async for opened in launch():
-        yield opened
 
 
 def free_port() -> int:
