@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean browser
+.PHONY: run test lint bench clean browser screenshots
 
 # The web table's tests drive Debian's chromium (Playwright's own browser download cannot
 # work offline), with fonts that show Chinese and emoji in the screenshots.
@@ -33,6 +33,11 @@ test: $(BIN)/activate-stamp browser
 	$(BIN)/ruff check bot fakebot tests bench
 	$(BIN)/mypy --strict bot
 	$(BIN)/python -m pytest
+
+# The README's pictures: the browser tests write their screenshots to build/screenshots/ on
+# every run; this writes them to docs/screenshots/ instead, to be looked at and committed.
+screenshots: $(BIN)/activate-stamp browser
+	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest -n 0 tests/web/test_browser.py
 
 lint: $(BIN)/activate-stamp
 	$(BIN)/ruff check bot fakebot tests bench

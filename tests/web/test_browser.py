@@ -1,6 +1,7 @@
 """Whole games on the web table in headless Chromium, against the real bot and the fake Bot
 API server: four pages playing 双扣, five playing 刨王 with 亮王, pages and keyboards in one
-game, a page reloaded mid-game. Screenshots for the README land in docs/screenshots/."""
+game, a page reloaded mid-game. Screenshots land in build/screenshots/; `make screenshots`
+writes the README's copies in docs/screenshots/ instead."""
 
 from __future__ import annotations
 
