@@ -15,8 +15,10 @@ from bot.game.protocol import GameState
 from bot.service.base import seat_language
 from bot.service.hub import Hub
 from bot.service.replay import replay
+from bot.service.settlement import settlement_of
 from bot.service.tables import Table
 from bot.storage import GameRecord
+from bot.strings import Lang
 from bot.variants import VARIANTS
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,30 @@ class Recovery:
         actions = await self.log_of(record.id)
         return replay(VARIANTS[record.variant], seed, record.leader, record.hands, actions)
 
+    async def finished(self, game_id: int) -> Table | None:
+        """A finished game as its result screen shows it, from the database (the table in
+        memory went with a restart): the deal and log replayed, the stored scores. None for
+        a game that is not finished."""
+        record = await self.hub.db.games.get(game_id)
+        if record is None or record.status != "finished":
+            return None
+        game = await self.rebuild(record)
+        if game is None or game.result is None:
+            return None
+        table = Table.from_record(record, self._language(record))
+        table.game = game
+        table.log = await self.log_of(record.id)
+        table.fixed_scores = self._fixed_scores(table, record)
+        rows = await self.hub.db.results.for_game(record.id)
+        table.settlement = settlement_of(table, rows, record.note)
+        return table
+
+    def _language(self, record: GameRecord) -> Lang:
+        """A table speaks its opener's language (the first seat's)."""
+        if record.seats:
+            return seat_language(record.seats[0].language)
+        return self.hub.settings.default_language
+
     async def recover(self) -> int:
         """Rebuild every unfinished lobby and game from the database; returns how many.
 
@@ -61,13 +87,7 @@ class Recovery:
 
     async def _recover_one(self, record: GameRecord) -> None:
         hub = self.hub
-        # the table speaks its opener's language (the first seat's)
-        lang = (
-            seat_language(record.seats[0].language)
-            if record.seats
-            else hub.settings.default_language
-        )
-        table = Table.from_record(record, lang)
+        table = Table.from_record(record, self._language(record))
         hub.registry.add(table)
         for seat in table.seats:
             if seat.user_id is not None and not seat.escaped:

@@ -9,17 +9,16 @@ a deserter's penalty, which always applies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.service.tables import Table
-from bot.storage import Database, RatingChange, ResultRow
+from bot.storage import Database, Rating, RatingChange, ResultRow
 
 
 @dataclass
 class Settlement:
     rows: list[ResultRow] = field(default_factory=list)
     short_game: bool = False
-    before_after: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # user -> ratings
+    before_after: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)  # by user
     #: every score was fixed by a desertion: the game's own result changed none (刨王)
     by_desertion: bool = False
 
@@ -49,8 +48,21 @@ async def charge_deserters(db: Database, table: Table) -> bool:
         for row, seat in ((row, table.seats[row.seat]) for row in rows)
         if seat.is_human and row.user_id is not None
     ]
-    await db.ratings.apply(game=table.variant.name, changes=changes)
+    await apply_ratings(db, table, changes)
     return True
+
+
+async def apply_ratings(
+    db: Database, table: Table, changes: list[RatingChange]
+) -> list[tuple[Rating, Rating]]:
+    """Apply a game's rating changes and write down each player's score after it (for the
+    result screen after a restart and the score over time); returns (before, after) each."""
+    pairs = await db.ratings.apply(game=table.variant.name, changes=changes)
+    scores = {
+        change.user_id: after.score for change, (_, after) in zip(changes, pairs, strict=True)
+    }
+    await db.results.note_scores_after(table.game_id, scores)
+    return pairs
 
 
 def score_rows(table: Table, *, short: bool) -> list[ResultRow]:
@@ -90,9 +102,25 @@ async def settle(db: Database, table: Table, *, now: float, min_game_seconds: fl
         outcome=table.result.outcome,
         note="short game" if short else None,
     )
-    before_after = await db.ratings.apply(game=table.variant.name, changes=changes)
+    before_after = await apply_ratings(db, table, changes)
     await db.games.update(table.game_id, status="finished", finished_at=now, deadline=None)
     settlement = Settlement(rows, short, by_desertion=scored_by_desertion(table))
     for change, pair in zip(changes, before_after, strict=True):
         settlement.before_after[change.user_id] = pair
+    return settlement
+
+
+def settlement_of(table: Table, rows: list[ResultRow], note: str | None) -> Settlement:
+    """A finished game's settlement as it was stored (a restart forgot the one in memory):
+    each player's score before and after from the scores written down after it."""
+    settlement = Settlement(
+        rows, note == "short game", by_desertion=scored_by_desertion(table)
+    )
+    game = table.variant.name
+    for row in rows:
+        if row.user_id is None or row.score_after is None:
+            continue
+        before = Rating(row.user_id, game, score=row.score_after - row.adjusted_delta)
+        after = Rating(row.user_id, game, score=row.score_after)
+        settlement.before_after[row.user_id] = (before, after)
     return settlement

@@ -188,6 +188,7 @@ def result_from_row(row: sqlite3.Row) -> ResultRow:
         adjusted_delta=int(row["adjusted_delta"]),
         won=bool(row["won"]),
         escaped=bool(row["escaped"]),
+        score_after=_int_or_none(row["score_after"]),
     )
 
 

@@ -119,8 +119,31 @@ CREATE TABLE group_sends (
 CREATE INDEX group_sends_at ON group_sends (at);
 """
 
+_V4_SCORE_AFTER = """
+-- A player's score in the variant right after this game counted (NULL for a computer seat):
+-- a finished game's result screen and a player's score over time are read back from here.
+ALTER TABLE results ADD COLUMN score_after INTEGER;
+-- Games finished before this column: ratings are the sums of the applied deltas, so the score
+-- after a game is the sum of the player's deltas up to it, in the order the games finished.
+UPDATE results SET score_after = (
+    SELECT SUM(earlier.adjusted_delta)
+    FROM results earlier
+    JOIN games earlier_game ON earlier_game.id = earlier.game_id
+    JOIN games this_game ON this_game.id = results.game_id
+    WHERE earlier.user_id = results.user_id
+      AND earlier_game.variant = this_game.variant
+      AND (COALESCE(earlier_game.finished_at, earlier_game.created_at), earlier_game.id)
+          <= (COALESCE(this_game.finished_at, this_game.created_at), this_game.id)
+) WHERE user_id IS NOT NULL;
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
-MIGRATIONS: Final[tuple[str, ...]] = (_V1_INITIAL, _V2_FIXED_SCORES, _V3_GROUP_SENDS)
+MIGRATIONS: Final[tuple[str, ...]] = (
+    _V1_INITIAL,
+    _V2_FIXED_SCORES,
+    _V3_GROUP_SENDS,
+    _V4_SCORE_AFTER,
+)
 
 
 def split_statements(script: str) -> list[str]:

@@ -126,7 +126,8 @@ class ActionRecord:
 @dataclass(frozen=True, slots=True)
 class ResultRow:
     """One seat's result. ``delta`` is the rules' score change; ``adjusted_delta`` is what the
-    bot applied after its own rules (the one-minute rule, 逃跑)."""
+    bot applied after its own rules (the one-minute rule, 逃跑); ``score_after`` the player's
+    score in the variant once this game counted (None for a computer seat)."""
 
     seat: int
     user_id: int | None
@@ -134,3 +135,4 @@ class ResultRow:
     adjusted_delta: int
     won: bool
     escaped: bool = False
+    score_after: int | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.storage.codec import result_from_row
 from bot.storage.errors import NotFoundError, ResultsAlreadyRecordedError
@@ -61,11 +61,21 @@ class ResultsRepository:
                 "UPDATE games SET outcome = ?, note = ? WHERE id = ?", (outcome, note, game_id)
             )
 
+    async def note_scores_after(self, game_id: int, scores: Mapping[int, int]) -> None:
+        """Write down each player's score once the game's ratings were applied (user ->
+        score), in the transaction that applied them."""
+        for user_id, score in scores.items():
+            await self._db.execute(
+                "UPDATE results SET score_after = ? WHERE game_id = ? AND user_id = ?",
+                (int(score), game_id, user_id),
+            )
+
     async def for_game(self, game_id: int) -> list[ResultRow]:
         """The game's results by seat (empty when none were recorded)."""
         async with self._db.reading():
             rows = await self._db.fetch_all(
-                "SELECT seat, user_id, delta, adjusted_delta, won, escaped FROM results"
+                "SELECT seat, user_id, delta, adjusted_delta, won, escaped, score_after"
+                " FROM results"
                 " WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )

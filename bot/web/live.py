@@ -60,13 +60,16 @@ class LiveViews:
     def finished(self, game_id: int) -> Table | None:
         return self._finished.get(game_id)
 
+    def keep_finished(self, table: Table) -> None:
+        self._finished[table.game_id] = table
+        self._finished.move_to_end(table.game_id)
+        while len(self._finished) > KEEP_FINISHED:
+            self._finished.popitem(last=False)
+
     def changed(self, table: Table) -> None:
         """A hub watcher: the table changed; wake its pages (and follow 再来一局)."""
         if table.status == "finished":
-            self._finished[table.game_id] = table
-            self._finished.move_to_end(table.game_id)
-            while len(self._finished) > KEEP_FINISHED:
-                self._finished.popitem(last=False)
+            self.keep_finished(table)
         for page in self._pages.get(table.game_id, ()):
             page.wake()
         previous = table.previous_game_id

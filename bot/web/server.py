@@ -117,11 +117,31 @@ class WebTable:
             raise Refused(401, "no initData")
         return self._check(init_data.strip())
 
-    def _table(self, game_id: int) -> Table | None:
+    async def _find(self, game_id: int) -> Table:
+        """The game's table: in play, finished lately, or finished before a restart (read
+        back from the database, so a result screen survives the bot)."""
         table = self.service.hub.registry.get(game_id)
         if table is not None and table.game is not None:
             return table
-        return self.live.finished(game_id)
+        table = self.live.finished(game_id)
+        if table is None:
+            table = await self.service.hub.recovery.finished(game_id)
+            if table is None:
+                raise Refused(404, "no such game")
+            self.live.keep_finished(table)
+        return table
+
+    def _following(self, table: Table, user_id: int) -> int | None:
+        """The game 再来一局 started after this one, where the user is seated."""
+        following = self.service.hub.registry.in_chat(table.chat_id)
+        if (
+            following is not None
+            and following.previous_game_id == table.game_id
+            and following.status == "playing"
+            and following.seat_of(user_id) is not None
+        ):
+            return following.game_id
+        return None
 
     async def _seat_or_spectator(self, table: Table, user: WebUser) -> int | None:
         """The user's seat; None for a member of the group who is not seated; else 403."""
@@ -171,7 +191,7 @@ class WebTable:
 
     async def _state(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
-        table = self._find(_game_id(request.query.get("game"), user))
+        table = await self._find(_game_id(request.query.get("game"), user))
         seat = await self._seat_or_spectator(table, user)
         lang = await self._language(table, user, seat)
         return web.json_response(self.view_for(table, seat, lang, strings=True), dumps=_dumps)
@@ -191,7 +211,7 @@ class WebTable:
             cards = [card_of(code) for code in body.get("cards") or []]
         except ValueError:
             raise Refused(400, "not a card") from None
-        table = self._find(_game_id(body.get("game"), user))
+        table = await self._find(_game_id(body.get("game"), user))
         if table.seat_of(user.user_id) is None:
             raise Refused(403, "not your seat")
         if not self.throttle.allow(user.user_id):
@@ -209,12 +229,6 @@ class WebTable:
             return await self.service.play_again(info, Callback(table.game_id, 0, Act.AGAIN))
         return await self.service.hub.actions.on_web(user.user_id, table.game_id, kind, cards)
 
-    def _find(self, game_id: int) -> Table:
-        table = self._table(game_id)
-        if table is None:
-            raise Refused(404, "no such game")
-        return table
-
     # ---- live views -----------------------------------------------------------------------
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
@@ -227,13 +241,14 @@ class WebTable:
                 return socket
             try:
                 user = self._check(str(hello.get("auth", "")))
-                table = self._find(_game_id(hello.get("game"), user))
+                table = await self._find(_game_id(hello.get("game"), user))
                 seat = await self._seat_or_spectator(table, user)
             except Refused as refusal:
                 await socket.send_str(refusal.body())
                 await socket.close(code=4000 + refusal.status)
                 return socket
             page = self.live.open(user.user_id, table.game_id)
+            page.next_game = self._following(table, user.user_id)
             if seat is not None:  # the page takes over from the hand message's buttons
                 async with table.lock:
                     await self.service.hub.hands.page_opened(table, seat)

@@ -282,6 +282,7 @@ async def test_a_cancel_after_a_desertion_still_charges_the_deserter(db: Databas
         assert table.status == "cancelled"
         rows = await db.results.for_game(table.game_id)
         assert [(row.seat, row.adjusted_delta, row.escaped) for row in rows] == [(0, -12, True)]
+        assert rows[0].score_after == -12
         for index, person in enumerate(people):
             rating = await db.ratings.get(user_id=person.user_id, game="paowang")
             assert (rating.score, rating.games) == ((-12, 1) if index == 0 else (0, 0))

@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from bot.callbacks import Act, Callback
+from bot.service.result_text import result_text
 from bot.storage import open_database
 from bot.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
 from tests.bot.harness import running_service, user, wait_until
@@ -137,11 +138,18 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
     await _play_humans(service, messenger, table, people)
     await table.channel.drain()
     result = table.game.result
+    rows = await db.results.for_game(table.game_id)
     for index, seat in enumerate(table.seats):
         if seat.is_human:
             rating = await db.ratings.get(user_id=seat.user_id, game=variant.name)
             assert rating.games == 1
             assert rating.score == result.deltas[index]
+        # the score after the game is written down with it; computers have none
+        assert rows[index].score_after == (rating.score if seat.is_human else None)
+    # a restart forgets the table: its result screen is read back, word for word
+    rebuilt = await service.hub.recovery.finished(table.game_id)
+    assert rebuilt is not None and rebuilt.settlement is not None
+    assert result_text(rebuilt, rebuilt.settlement) == result_text(table, table.settlement)
     group_text = "\n".join(messenger.everything_shown(GROUP))
     # the deal is random: a 亮王 line only when someone (a human, or a computer choosing to)
     # showed a 大王

@@ -144,3 +144,44 @@ async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(db_pa
         assert saved is not None and saved.fixed_scores == (-20, None, None, None)
     finally:
         await db.close()
+
+
+async def test_a_version_3_database_gains_each_players_score_after_every_game(
+    db_path: Path,
+) -> None:
+    """v4: the score after each game, filled in for the games already played as the sum of
+    the player's applied deltas in the variant, in the order the games finished."""
+    db = await open_database(db_path, migrations=MIGRATIONS[:3])
+    try:
+        await add_players(db, 1, 2)
+        async with db.transaction():  # the repositories read the new column: write raw SQL
+            # game 5 finished before game 4; game 6 is the other variant
+            for game_id, variant, finished in ((4, "shuangkou", 100), (5, "shuangkou", 90),
+                                               (6, "paowang", 95)):
+                await db.execute(
+                    "INSERT INTO games (id, chat_id, variant, status, seats, seed, created_at,"
+                    " finished_at) VALUES (?, -1, ?, 'finished', '[]', '3', 0, ?)",
+                    (game_id, variant, finished),
+                )
+            rows = [
+                (4, 0, 1, -1), (4, 1, 2, 1), (4, 2, None, 1),
+                (5, 0, 1, 2), (5, 1, 2, -2),
+                (6, 0, 1, 30), (6, 1, 2, -30),
+            ]
+            for game_id, seat, user, delta in rows:
+                await db.execute(
+                    "INSERT INTO results (game_id, seat, user_id, delta, adjusted_delta, won)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seat, user, delta, delta, delta > 0),
+                )
+    finally:
+        await db.close()
+    db = await open_database(db_path)
+    try:
+        after = {
+            game_id: [row.score_after for row in await db.results.for_game(game_id)]
+            for game_id in (4, 5, 6)
+        }
+        assert after == {5: [2, -2], 4: [1, -1, None], 6: [30, -30]}
+    finally:
+        await db.close()

@@ -1,5 +1,6 @@
 """The bot is SIGKILLed while four pages are open: they say so, reconnect by themselves when it
-is back, resync, and the game goes on to its end with nothing lost or applied twice."""
+is back, resync, and the game goes on to its end with nothing lost or applied twice. Killed
+again on the result screen, the pages come back to the same result."""
 
 from __future__ import annotations
 
@@ -98,8 +99,23 @@ async def test_pages_resync_after_the_bot_is_killed(
                 await shown_seq(opened.page, view["seq"])
             while (outcome := await one_turn(pages, clients, game, turns)) != "over":
                 turns += outcome == "decided"
-        for opened in pages.values():
-            await opened.page.wait_for_selector("body[data-status='finished']")
+            for opened in pages.values():
+                await opened.page.wait_for_selector("body[data-status='finished']")
+            _, finished = await clients[0].state(game)
+            shown = await pages[0].page.inner_text("#panel .result")
+
+            # killed again on the result screen: it comes back from the database as it was
+            process.send_signal(signal.SIGKILL)
+            await process.wait()
+            await pages[0].page.wait_for_selector("#banner:not([hidden])")
+            process = await start_bot(fake, db_path, **web)
+            for opened in pages.values():
+                await opened.page.wait_for_selector("#banner", state="hidden")
+                await opened.page.wait_for_selector("body[data-status='finished']")
+            status, restored = await clients[0].state(game)
+            assert status == 200 and restored["result"] == finished["result"]
+            assert restored["seq"] == finished["seq"]
+            assert await pages[0].page.inner_text("#panel .result") == shown
     finally:
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
