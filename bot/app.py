@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 
 #: messages, button presses, and being blocked or unblocked in a private chat
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
-COMMAND_NAMES = ("newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel")
+COMMAND_NAMES = (
+    "newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel", "settings",
+)
 
 
 class JobQueueScheduler:

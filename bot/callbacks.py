@@ -28,6 +28,8 @@ class Act(StrEnum):
     REVEAL = "v"
     READY = "k"
     TAKEBACK = "b"
+    SETTINGS = "g"  # a group's /settings menu: game 0, the settings' revision, field*100+choice
+    REPLAY = "y"  # a finished game's replay: the game, the step shown next
 
 
 _PATTERN = re.compile(r"^(\d{1,12}):(\d{1,6}):([a-z]):(\d{0,3})$")

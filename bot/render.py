@@ -82,16 +82,21 @@ def lobby_text(lang: Lang, variant: str, seats: Sequence[SeatLabel], size: int) 
     return "\n".join(lines)
 
 
-def lobby_keyboard(lang: Lang, game_id: int) -> InlineKeyboardMarkup:
+def lobby_keyboard(lang: Lang, game_id: int, *, computers: bool = True) -> InlineKeyboardMarkup:
+    """The lobby's buttons; 加电脑 only where the group allows computer seats."""
+
     def button(label: str, act: Act) -> InlineKeyboardButton:
         return InlineKeyboardButton(
             text(lang, label), callback_data=Callback(game_id, 0, act).encode()
         )
 
+    middle = [button("lobby.start", Act.START)]
+    if computers:
+        middle.insert(0, button("lobby.add_computer", Act.COMPUTER))
     return InlineKeyboardMarkup(
         [
             [button("lobby.join", Act.JOIN), button("lobby.leave", Act.LEAVE)],
-            [button("lobby.add_computer", Act.COMPUTER), button("lobby.start", Act.START)],
+            middle,
             [button("lobby.cancel", Act.CANCEL)],
         ]
     )

@@ -1,4 +1,5 @@
-"""Commands: /start /newgame /rank /top /rules /help /lang /leave /cancel /kick /hand."""
+"""Commands: /start /newgame /rank /top /rules /help /lang /leave /cancel /kick /hand
+/settings."""
 
 from __future__ import annotations
 
@@ -74,7 +75,10 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if sent is None:
         return
     user, chat, service, lang = sent
-    variant = variant_for(context.args[0] if context.args else None)
+    if context.args:
+        variant = variant_for(context.args[0])
+    else:  # the group's default game (/settings)
+        variant = VARIANTS[(await service.group_options(chat.id)).default_variant]
     if variant is None:
         await _reply(update, context, text(lang, "help"))
         return
@@ -111,6 +115,8 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     variant = variant_for(context.args[0] if context.args else None)
     names = [variant.name] if context.args and variant else ["shuangkou", "paowang"]
     auto_pass = settings_of(context).auto_pass
+    if _is_group(update) and update.effective_chat is not None:  # the group's own choice
+        auto_pass = (await service_of(context).group_options(update.effective_chat.id)).auto_pass
     parts = []
     for name in names:
         part = text(lang, f"rules.{name}")
@@ -167,6 +173,20 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _reply(update, context, text(lang, "err.kick_reply"))
         return
     reply = await service.kick(chat.id, user, user_info(target).user_id)
+    await _reply(update, context, reply.text)
+
+
+async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings: the group's settings menu, for its admins."""
+    message = update.effective_message
+    sent = await _group_command(update, context)
+    if sent is None or message is None:
+        return
+    user, chat, service, _ = sent
+    # an admin posting as the group itself (anonymous) is an admin too
+    anonymous = message.sender_chat is not None and message.sender_chat.id == chat.id
+    admin = anonymous or await service.hub.is_admin(chat.id, user.user_id)
+    reply = await service.open_settings(chat.id, user, admin=admin)
     await _reply(update, context, reply.text)
 
 

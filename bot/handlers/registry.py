@@ -36,6 +36,7 @@ COMMANDS = (
     ("cancel", commands.cancel),
     ("kick", commands.kick),
     ("hand", commands.hand),
+    ("settings", commands.settings),
 )
 
 

@@ -92,24 +92,24 @@ class PlayFlow:
         if index is None or game.over:
             return
         seat = table.seats[index]
-        settings = self.hub.settings
+        options = self.hub.options(table)
         if not seat.plays_itself:
-            self.hub.timers.arm(table, settings.computer_delay, self.computer_turn)
+            self.hub.timers.arm(table, options.computer_delay, self.computer_turn)
             return
         if self.cannot_beat(table, index):
-            self.hub.timers.arm(table, settings.computer_delay, self.auto_pass)
+            self.hub.timers.arm(table, options.computer_delay, self.auto_pass)
             return
         # stored with the prompt's message id, by HandMessages.send_live
-        table.deadline = self.hub.clock() + settings.turn_seconds
+        table.deadline = self.hub.clock() + options.turn_seconds
         await self.hub.hands.send(table, index, deciding=True)
         if not seat.plays_itself:  # the prompt found them gone (blocked): the computer's turn
             return  # is armed already (Departures advanced), and must not become a time-out
-        self.hub.timers.arm(table, settings.turn_seconds, self.turn_timeout)
+        self.hub.timers.arm(table, options.turn_seconds, self.turn_timeout)
 
     def cannot_beat(self, table: Table, index: int) -> bool:
         """要不起: the seat may pass and holds nothing that beats the table (where it shows)."""
         return (
-            self.hub.settings.auto_pass
+            self.hub.options(table).auto_pass
             and table.variant.auto_passes
             and table.engine.can_pass(index)
             and cannot_beat(table.engine, index)
@@ -176,9 +176,9 @@ class PlayFlow:
     async def settle(self, table: Table) -> Settlement:
         """Settle with the bot's adjustments, inside the transaction of the last action."""
         hub = self.hub
-        settlement = await settle(
-            hub.db, table, now=hub.clock(), min_game_seconds=hub.settings.min_game_seconds
-        )
+        # the one-minute rule (against quick games played for points) is the group's choice
+        shortest = hub.settings.min_game_seconds if hub.options(table).one_minute_rule else 0.0
+        settlement = await settle(hub.db, table, now=hub.clock(), min_game_seconds=shortest)
         table.settlement = settlement
         return settlement
 

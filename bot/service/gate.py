@@ -37,7 +37,7 @@ class RevealGate:
         if not table.ready_pending:
             await self.close(table)
         else:
-            self.hub.timers.arm(table, self.hub.settings.reveal_seconds, self.timeout)
+            self.hub.timers.arm(table, self.hub.options(table).reveal_seconds, self.timeout)
 
     async def prompt(self, table: Table, index: int) -> None:
         seat = table.seats[index]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.service.base import Scheduler
+from bot.service.group_options import GroupOptions
 from bot.service.outbox import Messenger
 from bot.service.registry import TableRegistry
 from bot.service.tables import Table
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from bot.service.departures import Departures
     from bot.service.flow import PlayFlow
     from bot.service.gate import RevealGate
+    from bot.service.group_settings import GroupSettings
     from bot.service.hands import HandMessages
     from bot.service.lobby import Lobby
     from bot.service.people import People
@@ -66,6 +68,11 @@ class Hub:
     departures: Departures = field(init=False)
     lobby: Lobby = field(init=False)
     recovery: Recovery = field(init=False)
+    group_settings: GroupSettings = field(init=False)
+
+    def options(self, table: Table) -> GroupOptions:
+        """The settings the table plays by: its group's, taken when it was dealt."""
+        return table.options or GroupOptions.defaults(self.settings)
 
     def changed(self, table: Table) -> None:
         """Something any seat could see changed: tell the watchers (they must not block)."""

@@ -42,6 +42,7 @@ class Lobby:
     ) -> Reply:
         """Open a lobby; its message answers ``command_message_id`` (the /newgame), if any."""
         lang = await self.hub.people.remember(opener)
+        options = await self.hub.group_settings.options(chat_id)
         existing = self.hub.registry.in_chat(chat_id)
         if existing is not None:
             shown = existing.lobby_message_id if existing.status == "lobby" else None
@@ -63,8 +64,9 @@ class Lobby:
             chat_title=chat_title,
             variant=variant,
             opener_id=opener.user_id,
-            lang=lang,
+            lang=options.language or lang,  # the group's posts: its chosen language
             seats=[],
+            options=options,
         )
         self.hub.registry.add(table)
         player = await self.hub.db.players.get(opener.user_id)
@@ -75,7 +77,8 @@ class Lobby:
 
     async def _post_lobby(self, table: Table, reply_to: int | None = None) -> None:
         body = lobby_text(table.lang, table.variant.name, table.labels(), table.size)
-        markup = lobby_keyboard(table.lang, table.game_id)
+        options = await self.hub.group_settings.options(table.chat_id)
+        markup = lobby_keyboard(table.lang, table.game_id, computers=options.computers)
         if table.lobby_message_id is not None:
             delivery = await self.hub.messenger.edit(
                 table.chat_id, table.lobby_message_id, body, markup
@@ -202,6 +205,8 @@ class Lobby:
         lang = await self.hub.people.language(user)
         if table.full:
             return Reply(text(lang, "lobby.full"))
+        if not (await self.hub.group_settings.options(table.chat_id)).computers:
+            return Reply(text(lang, "lobby.no_computers"), alert=True)
         number = sum(1 for seat in table.seats if seat.is_computer) + 1
         table.seats.append(
             Seat(
@@ -298,7 +303,9 @@ class Lobby:
         except OpenGameExistsError:
             return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
         record = await self.hub.db.games.update(record.id, previous_game_id=previous.id)
-        table = Table.from_record(record, lang)
+        options = await self.hub.group_settings.options(previous.chat_id)
+        table = Table.from_record(record, options.language or lang)
+        table.options = options
         registry.add(table)
         for seat in table.seats:
             if seat.user_id is not None:

@@ -13,6 +13,7 @@ import logging
 from bot.game.common import Action, GameOver, action_kind
 from bot.game.protocol import GameState
 from bot.service.base import seat_language
+from bot.service.group_options import GroupOptions, options_from_json
 from bot.service.hub import Hub
 from bot.service.replay import replay
 from bot.service.settlement import settlement_of
@@ -53,7 +54,7 @@ class Recovery:
         game = await self.rebuild(record)
         if game is None or game.result is None:
             return None
-        table = Table.from_record(record, self._language(record))
+        table = await self._table_of(record)
         table.game = game
         table.log = await self.log_of(record.id)
         table.fixed_scores = self._fixed_scores(table, record)
@@ -61,11 +62,26 @@ class Recovery:
         table.settlement = settlement_of(table, rows, record.note)
         return table
 
-    def _language(self, record: GameRecord) -> Lang:
-        """A table speaks its opener's language (the first seat's)."""
-        if record.seats:
-            return seat_language(record.seats[0].language)
-        return self.hub.settings.default_language
+    async def _table_of(self, record: GameRecord) -> Table:
+        """The stored table with the settings it plays by: those it was dealt with, or for a
+        lobby its group's as they are now. It speaks the group's chosen language, or its
+        opener's (the first seat's)."""
+        hub = self.hub
+        if record.options is not None:
+            options = options_from_json(record.options, GroupOptions.defaults(hub.settings))
+        elif record.status == "lobby":
+            options = await hub.group_settings.options(record.chat_id)
+        else:
+            options = None  # dealt before groups had settings: the environment's
+        if options is not None and options.language is not None:
+            lang: Lang = options.language
+        elif record.seats:
+            lang = seat_language(record.seats[0].language)
+        else:
+            lang = hub.settings.default_language
+        table = Table.from_record(record, lang)
+        table.options = options
+        return table
 
     async def recover(self) -> int:
         """Rebuild every unfinished lobby and game from the database; returns how many.
@@ -87,7 +103,7 @@ class Recovery:
 
     async def _recover_one(self, record: GameRecord) -> None:
         hub = self.hub
-        table = Table.from_record(record, self._language(record))
+        table = await self._table_of(record)
         hub.registry.add(table)
         for seat in table.seats:
             if seat.user_id is not None and not seat.escaped:
@@ -124,13 +140,12 @@ class Recovery:
         for index in sorted(table.ready_pending):
             await hub.gate.prompt(table, index)
         if table.ready_pending:
-            hub.timers.arm(table, hub.settings.reveal_seconds, hub.gate.timeout)
+            hub.timers.arm(table, hub.options(table).reveal_seconds, hub.gate.timeout)
         else:
             await hub.gate.close(table)
 
     async def _resume(self, table: Table, record: GameRecord) -> None:
         hub = self.hub
-        settings = hub.settings
         # bring every live hand message up to date: the old buttons carry old versions
         turn = table.engine.turn
         for index, seat in enumerate(table.seats):
@@ -139,11 +154,12 @@ class Recovery:
         if turn is None or not hub.flow.decides(table, turn):
             await hub.flow.advance(table)
             return
-        remaining = settings.turn_seconds
+        turn_seconds = hub.options(table).turn_seconds
+        remaining = turn_seconds
         if record.deadline is not None:
             # the stored deadline may be an earlier turn's (the bot stopped between an
             # action and the next prompt): a restart leaves a player some time
-            floor = min(settings.turn_seconds, RECOVERED_TURN_SECONDS)
+            floor = min(turn_seconds, RECOVERED_TURN_SECONDS)
             remaining = max(floor, record.deadline - hub.clock())
         table.deadline = hub.clock() + remaining
         await hub.hands.send(table, turn, deciding=True)

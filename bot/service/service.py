@@ -19,6 +19,8 @@ from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
 from bot.service.flow import PlayFlow
 from bot.service.gate import RevealGate
+from bot.service.group_options import GroupOptions
+from bot.service.group_settings import GroupSettings
 from bot.service.hands import HandMessages
 from bot.service.hub import Hub
 from bot.service.lobby import Lobby
@@ -83,6 +85,7 @@ class GameService:
         hub.departures = Departures(hub)
         hub.lobby = Lobby(hub)
         hub.recovery = Recovery(hub)
+        hub.group_settings = GroupSettings(hub)
         self.hub = hub
 
     # ---- what tests and the app read -----------------------------------------------------
@@ -198,6 +201,20 @@ class GameService:
 
     async def top(self, chat_id: int, user: UserInfo) -> str:
         return await top_text(self.db, chat_id, await self.language(user))
+
+    # ---- group settings ------------------------------------------------------------------
+
+    async def group_options(self, chat_id: int) -> GroupOptions:
+        """The settings the group's next game is played with."""
+        return await self.hub.group_settings.options(chat_id)
+
+    async def open_settings(self, chat_id: int, user: UserInfo, *, admin: bool) -> Reply:
+        return await self.hub.group_settings.open_menu(chat_id, user, admin=admin)
+
+    async def on_settings_press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
+    ) -> Reply:
+        return await self.hub.group_settings.on_press(user, chat_id, message_id, callback)
 
     # ---- start and stop ------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from telegram import InlineKeyboardMarkup
 from bot.game.common import GameOver
 from bot.render import lobby_text, table_link_keyboard, table_text
 from bot.service.group_channel import GroupChannel
+from bot.service.group_options import options_json
 from bot.service.hub import Hub
 from bot.service.tables import Table
 from bot.service.web_links import direct_link
@@ -35,8 +36,13 @@ class TableStart:
         table.status = "playing"
         table.started_at = hub.clock()
         table.fixed_scores = [None] * table.size
+        # the group's settings as they are now hold for the whole game, across restarts
+        table.options = await hub.group_settings.options(table.chat_id)
+        if table.options.language is not None:
+            table.lang = table.options.language
         await hub.db.games.update(
             table.game_id,
+            options=options_json(table.options),
             status="playing",
             seed=table.seed,
             leader=table.leader,

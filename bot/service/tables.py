@@ -11,6 +11,7 @@ from bot.game.protocol import GameState
 from bot.render import SeatLabel
 from bot.service.base import seat_language
 from bot.service.group_channel import GroupChannel
+from bot.service.group_options import GroupOptions
 from bot.storage import GameRecord, GameStatus, SeatRecord
 from bot.strings import Lang
 from bot.variants import VARIANTS, Variant
@@ -93,6 +94,9 @@ class Table:
     ready_pending: set[int] = field(default_factory=set)  # 刨王: humans yet to pass the 亮王 gate
     held_lines: list[str] = field(default_factory=list)  # group lines held back by the gate
     settlement: Settlement | None = None  # set with the last action, in its transaction
+    #: the group's settings (/settings), taken again when the game is dealt; None: the
+    #: environment's
+    options: GroupOptions | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod

@@ -35,6 +35,11 @@ def loads(text: str | None) -> Any:
 # -- encoders (Python value -> column) ---------------------------------------------------------
 
 
+def encode_options(options: Mapping[str, Any] | None) -> str | None:
+    """The settings a game was dealt with (group_options), or None: the environment's."""
+    return None if options is None else dumps(dict(options))
+
+
 def encode_seats(seats: Iterable[SeatRecord]) -> str:
     return dumps(
         [
@@ -167,6 +172,7 @@ def game_from_row(row: sqlite3.Row) -> GameRecord:
         fixed_scores=tuple(
             None if score is None else int(score) for score in loads(row["fixed_scores"])
         ),
+        options=loads(row["options"]),
     )
 
 

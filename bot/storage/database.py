@@ -34,6 +34,7 @@ import aiosqlite
 from bot.storage.actions import ActionsRepository
 from bot.storage.games import GamesRepository
 from bot.storage.group_sends import GroupSendsRepository
+from bot.storage.group_settings import GroupSettingsRepository
 from bot.storage.migrations import MIGRATIONS, migrate, user_version
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
@@ -78,6 +79,7 @@ class Database:
         self.actions = ActionsRepository(self)
         self.results = ResultsRepository(self)
         self.group_sends = GroupSendsRepository(self)
+        self.group_settings = GroupSettingsRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from bot.storage.codec import (
     encode_hands,
     encode_message_ids,
     encode_optional_counts,
+    encode_options,
     encode_seats,
     encode_seed,
     game_from_row,
@@ -24,7 +25,8 @@ from bot.storage.session import Session
 _COLUMNS: Final = (
     "id, chat_id, variant, status, opener_id, seats, seed, leader, hands, created_at,"
     " started_at, finished_at, table_message_id, lobby_message_id, hand_message_ids,"
-    " takeover, timeouts, escaped, deadline, previous_game_id, outcome, note, fixed_scores"
+    " takeover, timeouts, escaped, deadline, previous_game_id, outcome, note, fixed_scores,"
+    " options"
 )
 _OPEN: Final = "status IN ('lobby', 'playing')"
 
@@ -56,6 +58,7 @@ _ENCODERS: Final[dict[str, Callable[[Any], Any]]] = {
     "fixed_scores": encode_optional_counts,
     "deadline": _optional_float,
     "previous_game_id": _optional_int,
+    "options": encode_options,
 }
 #: per-seat lists and the value a new seat starts with
 _PER_SEAT: Final[dict[str, Any]] = {
@@ -93,6 +96,7 @@ class GameChanges(Bookkeeping, total=False):
     status: GameStatus
     seats: Sequence[SeatRecord]
     hands: Sequence[Sequence[str]] | None
+    options: Mapping[str, Any] | None
 
 
 class GamesRepository:

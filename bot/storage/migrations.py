@@ -137,12 +137,29 @@ UPDATE results SET score_after = (
 ) WHERE user_id IS NOT NULL;
 """
 
+_V5_GROUP_SETTINGS = """
+-- What a group's admins changed in /settings (JSON: only the changes; the environment's
+-- settings stand for the rest). The revision counts changes: a menu pressed after another
+-- admin's change is outdated.
+CREATE TABLE group_settings (
+    chat_id    BIGINT PRIMARY KEY,
+    changes    TEXT NOT NULL DEFAULT '{}',
+    revision   INTEGER NOT NULL DEFAULT 0,
+    updated_at DOUBLE PRECISION,
+    updated_by BIGINT
+);
+-- The settings a game was dealt with (JSON), so a restart plays it on by the same ones;
+-- NULL: the environment's (a lobby, or a game from before this column).
+ALTER TABLE games ADD COLUMN options TEXT;
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
 MIGRATIONS: Final[tuple[str, ...]] = (
     _V1_INITIAL,
     _V2_FIXED_SCORES,
     _V3_GROUP_SENDS,
     _V4_SCORE_AFTER,
+    _V5_GROUP_SETTINGS,
 )
 
 

@@ -8,7 +8,7 @@ them freely.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 GameStatus = Literal["lobby", "playing", "finished", "cancelled"]
 GAME_STATUSES: Final[tuple[GameStatus, ...]] = ("lobby", "playing", "finished", "cancelled")
@@ -98,6 +98,9 @@ class GameRecord:
     #: per seat: the score a desertion fixed (it replaces the game's result), or None; empty
     #: while nobody deserted
     fixed_scores: tuple[int | None, ...] = ()
+    #: the settings the game was dealt with (a group's /settings over the environment's);
+    #: None: the environment's
+    options: dict[str, Any] | None = None
 
     @property
     def is_open(self) -> bool:

@@ -6,6 +6,7 @@ on what the group and the players are shown, never on the clock.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -97,7 +98,8 @@ async def test_time_outs_then_托管_then_我回来了(
         # 我回来了: the seat is theirs again, and they play their turns themselves (with
         # time enough for a slow machine from now on)
         assert table.status == "playing"
-        service.settings.turn_seconds = 30.0
+        assert table.options is not None  # the settings the game was dealt with
+        table.options = dataclasses.replace(table.options, turn_seconds=30.0)
         answer = await (await fake.press(player, player, back.message_id, "我回来了")).answered()
         assert answer.text == "欢迎回来！"
         await fake.wait_for(lambda: _group_lines(fake, TAKEBACK_LINE), what="takeback line")
