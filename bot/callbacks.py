@@ -28,7 +28,7 @@ class Act(StrEnum):
     REVEAL = "v"
     READY = "k"
     TAKEBACK = "b"
-    SETTINGS = "g"  # a group's /settings menu: game 0, the settings' revision, field*100+choice
+    SETTINGS = "g"  # a group's /settings menu: game 0, the settings' revision, option*10+choice
     REPLAY = "y"  # a finished game's replay: the game, the step shown next
 
 

@@ -185,3 +185,29 @@ async def test_a_version_3_database_gains_each_players_score_after_every_game(
         assert after == {5: [2, -2], 4: [1, -1, None], 6: [30, -30]}
     finally:
         await db.close()
+
+
+async def test_a_version_4_database_gains_group_settings_and_keeps_its_games(
+    db_path: Path,
+) -> None:
+    """v5: a table for the groups' settings, and each game's own options (NULL for the games
+    from before: they play by the environment's)."""
+    db = await open_database(db_path, migrations=MIGRATIONS[:4])
+    try:
+        async with db.transaction():  # the repositories write the new column: raw SQL
+            await db.execute(
+                "INSERT INTO games (id, chat_id, variant, status, seats, seed, created_at)"
+                " VALUES (7, -100, 'shuangkou', 'playing', '[]', '3', 0)"
+            )
+        game_id = 7
+    finally:
+        await db.close()
+    db = await open_database(db_path)
+    try:
+        record = await db.games.get(game_id)
+        assert record is not None and record.options is None
+        assert (await db.group_settings.get(-100)).revision == 0
+        changed = await db.group_settings.change(-100, "computers", False, revision=0, by=1, at=1)
+        assert changed is not None and changed.changes == {"computers": False}
+    finally:
+        await db.close()

@@ -1,0 +1,58 @@
+"""A group's /settings: only the changes are stored, each under compare-and-set."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.storage import Database, open_database
+
+
+async def test_a_group_that_never_changed_anything_has_no_changes(db: Database) -> None:
+    record = await db.group_settings.get(-5)
+    assert (record.chat_id, record.changes, record.revision) == (-5, {}, 0)
+
+
+async def test_changes_add_up_and_count_the_revision(db: Database) -> None:
+    first = await db.group_settings.change(-5, "turn_seconds", 30, revision=0, by=9, at=1.0)
+    assert first is not None and first.revision == 1
+    second = await db.group_settings.change(-5, "language", "en", revision=1, by=9, at=2.0)
+    assert second is not None
+    assert second.changes == {"turn_seconds": 30, "language": "en"}
+    stored = await db.group_settings.get(-5)
+    assert (stored.changes, stored.revision) == (second.changes, 2)
+    # another group is untouched
+    assert (await db.group_settings.get(-6)).revision == 0
+
+
+async def test_a_change_from_an_outdated_menu_is_refused_and_changes_nothing(
+    db: Database,
+) -> None:
+    assert await db.group_settings.change(-5, "auto_pass", False, revision=0, by=9, at=1.0)
+    assert await db.group_settings.change(-5, "auto_pass", True, revision=0, by=8, at=2.0) is None
+    stored = await db.group_settings.get(-5)
+    assert (stored.changes, stored.revision) == ({"auto_pass": False}, 1)
+
+
+async def test_two_admins_at_once_one_wins(db: Database) -> None:
+    results = await asyncio.gather(
+        db.group_settings.change(-5, "turn_seconds", 20, revision=0, by=1, at=1.0),
+        db.group_settings.change(-5, "turn_seconds", 90, revision=0, by=2, at=1.0),
+    )
+    winners = [result for result in results if result is not None]
+    assert len(winners) == 1
+    assert (await db.group_settings.get(-5)).changes == winners[0].changes
+
+
+async def test_the_settings_survive_reopening(db_path: Path) -> None:
+    db = await open_database(db_path)
+    try:
+        await db.group_settings.change(-5, "default_variant", "paowang", revision=0, by=1, at=1)
+    finally:
+        await db.close()
+    db = await open_database(db_path)
+    try:
+        record = await db.group_settings.get(-5)
+        assert (record.changes, record.revision) == ({"default_variant": "paowang"}, 1)
+    finally:
+        await db.close()
