@@ -164,7 +164,8 @@ EN: dict[str, str] = {
     "/newgame [shuangkou|paowang] open a game (in a group)\n"
     "/rank your titles\n/top the group's best\n/rules the rules\n/lang language\n"
     "/hand send my hand again (private)\n/leave leave the game (counts as 逃跑)\n"
-    "/cancel cancel the game (opener or admin)\n/kick reply to a player: frees their seat "
+    "/cancel cancel the game (opener or admin)\n"
+    "/settings this group's turn time, default game, language … (admins)\n/kick reply to a player: frees their seat "
     "in a lobby, hands it to the computer in a game (opener or admin)\n\n"
     "<b>Playing</b>: in the private chat tap cards to select them, then Play; or type a play "
     "such as “33 44 55” or “pass”.",
@@ -260,6 +261,26 @@ EN: dict[str, str] = {
     "commands.leave": "leave the game",
     "commands.cancel": "cancel the game",
     "commands.settings": "this group's settings (admins)",
+    "commands.stats": "my record (with a chart)",
+    # /stats: a player's record
+    "stats.title": "📊 <b>{name}</b>'s record",
+    "stats.none": "{name} has not finished a game yet: no record.",
+    "stats.scope_group": "<b>This group</b>",
+    "stats.scope_all": "<b>All groups</b>",
+    "stats.scope_empty": "No finished game in this group yet.",
+    "stats.row": "{variant}: {games} games, {wins} won ({rate}) · left {escaped}",
+    "stats.shuangkou": "  双扣 won {double_won} lost {double_lost} · 单扣 won {single_won}"
+    " lost {single_lost} · 平扣 {draws}",
+    "stats.paowang": "  won by 140: {points} · by 扛旗: {flag} · by 双飞: {sweep}"
+    " · 亮王: {reveals}",
+    "stats.snow": "  小雪 won {small_won} lost {small_lost} · 大雪 won {big_won} lost {big_lost}",
+    "stats.first": "  first out (上游) {firsts} ({rate}) · streak now {current}, best {best}",
+    "stats.best": "  best title: {title}",
+    "stats.partner": " · best partner: {name} ({wins} wins together)",
+    "stats.chart_title": "Score over games (dashed: title thresholds)",
+    "stats.chart_x": "game",
+    "stats.chart_y": "score",
+    "commands.history": "recent games and replays",
     # /settings: a group's own settings
     "settings.title": "⚙️ <b>This group's settings</b> (from the next game on)",
     "settings.hint": "Admins: tap one to change it.",
@@ -286,6 +307,45 @@ EN: dict[str, str] = {
     "settings.outdated": "Someone just changed the settings; the menu is updated.",
     "settings.admins_only": "Only the group's admins can change its settings.",
     "lobby.no_computers": "This group's settings don't allow computer players.",
+    # /history and replays
+    "history.title_group": "📜 <b>This group's recent games</b>",
+    "history.title_private": "📜 <b>Your recent games</b>",
+    "history.empty_group": "This group has no finished games yet.",
+    "history.empty_private": "You have no finished games yet.",
+    "history.line": "<b>#{game}</b> {when} · {variant} · {players} · {result}",
+    "history.won": "{outcome}: {names} won",
+    "history.snow.小雪": ", small snow (小雪)",
+    "history.snow.大雪": ", big snow (大雪)",
+    "history.escaped": " ({names} left: 逃跑)",
+    "history.short": " (under a minute: not scored)",
+    "history.cancelled": "cancelled (逃跑 charged)",
+    "history.mine": " · you {delta}",
+    "history.hint": "Press ▶ to watch a replay in our private chat.",
+    "history.button": "▶ #{game}",
+    "replay.title": "🎬 <b>Replay #{game}</b> · {variant} · {when}\n{where}",
+    "replay.at_deal": "the deal",
+    "replay.at_trick": "trick {n}/{total}",
+    "replay.seat": "{n}. {name} · {cards} cards",
+    "replay.seat_out": "{n}. {name} · {place}",
+    "replay.declined": "{names} did not reveal",
+    "replay.leads": "{name} leads",
+    "replay.trick": "This trick:",
+    "replay.play": "  {name}: {play}",
+    "replay.next": "▶ {name} leads the next trick",
+    "replay.over": "🏁 Game over",
+    "replay.sent": "The replay is in our private chat.",
+    "replay.start_first": "Please open a private chat with me and press Start first, then "
+    "press the replay again.",
+    "replay.unavailable": "Only finished games can be replayed.",
+    "replay.not_allowed": "This game was not played in a group of yours.",
+    "replay.no_step": "There is no such step.",
+    "replay.btn_first": "⏮",
+    "replay.btn_prev": "◀",
+    "replay.btn_next": "▶",
+    "replay.btn_last": "⏭",
+    "replay.btn_web": "🃏 Replay on the web table",
+    "replay.web_title": "Replay",
+    "replay.points": "{n} points",
     # the web table (the Mini App); the page reads these through web_strings()
     "web.title": "Table",
     "web.connecting": "Connecting…",
