@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 COMMAND_NAMES = (
     "newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel", "settings",
+    "stats",
+    "history",
 )
 
 

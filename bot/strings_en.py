@@ -165,8 +165,13 @@ EN: dict[str, str] = {
     "/rank your titles\n/top the group's best\n/rules the rules\n/lang language\n"
     "/hand send my hand again (private)\n/leave leave the game (counts as 逃跑)\n"
     "/cancel cancel the game (opener or admin)\n"
-    "/settings this group's turn time, default game, language … (admins)\n/kick reply to a player: frees their seat "
-    "in a lobby, hands it to the computer in a game (opener or admin)\n\n"
+    "/settings this group's turn time, default game, language … (admins)\n"
+    "/stats my record with a chart of my score (in a group, reply to someone's message: "
+    "theirs)\n"
+    "/history recent games (in a group: its last 10; in private: your last 20); "
+    "▶ replays one in our private chat\n"
+    "/kick reply to a player: frees their seat in a lobby, hands it to the computer in a game "
+    "(opener or admin)\n\n"
     "<b>Playing</b>: in the private chat tap cards to select them, then Play; or type a play "
     "such as “33 44 55” or “pass”.",
     "rules.shuangkou": "<b>Shuangkou</b>: 4 players, partners sit opposite; 2 decks (108 cards), "
@@ -268,7 +273,7 @@ EN: dict[str, str] = {
     "stats.scope_group": "<b>This group</b>",
     "stats.scope_all": "<b>All groups</b>",
     "stats.scope_empty": "No finished game in this group yet.",
-    "stats.row": "{variant}: {games} games, {wins} won ({rate}) · left {escaped}",
+    "stats.row": "{variant}: won {wins} of {games} ({rate}) · left {escaped}",
     "stats.shuangkou": "  双扣 won {double_won} lost {double_lost} · 单扣 won {single_won}"
     " lost {single_lost} · 平扣 {draws}",
     "stats.paowang": "  won by 140: {points} · by 扛旗: {flag} · by 双飞: {sweep}"
@@ -276,7 +281,7 @@ EN: dict[str, str] = {
     "stats.snow": "  小雪 won {small_won} lost {small_lost} · 大雪 won {big_won} lost {big_lost}",
     "stats.first": "  first out (上游) {firsts} ({rate}) · streak now {current}, best {best}",
     "stats.best": "  best title: {title}",
-    "stats.partner": " · best partner: {name} ({wins} wins together)",
+    "stats.partner": " · best partner: {name} (won {wins} together)",
     "stats.chart_title": "Score over games (dashed: title thresholds)",
     "stats.chart_x": "game",
     "stats.chart_y": "score",

@@ -63,6 +63,10 @@ class FakeMessage:
     caption_entities: list[dict[str, Any]] = field(default_factory=list)
     reply_markup: dict[str, Any] | None = None  # inline keyboards only, as Telegram shows
     kind: str = "text"  # "text", or the send method for other messages ("sendPhoto")
+    #: sendPhoto: the uploaded picture's bytes (None when sent by file_id or URL) and its
+    #: size in pixels (width, height; None when unknown)
+    photo: bytes | None = None
+    photo_size: tuple[int, int] | None = None
     reply_to: int | None = None
     edit_count: int = 0
     edit_date: int | None = None

@@ -189,6 +189,7 @@ class FakeTelegram:
             "getWebhookInfo": self._get_webhook_info,
             "setMyCommands": self._set_my_commands,
             "sendMessage": self._send_message,
+            "sendPhoto": self._send_photo,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
@@ -936,6 +937,17 @@ class FakeTelegram:
             data["caption"] = message.caption
             if message.caption_entities:
                 data["caption_entities"] = message.caption_entities
+        if message.kind == "sendPhoto":
+            width, height = message.photo_size or (0, 0)
+            data["photo"] = [
+                {
+                    "file_id": f"photo-{message.chat_id}-{message.message_id}",
+                    "file_unique_id": f"p{message.chat_id}x{message.message_id}",
+                    "width": width,
+                    "height": height,
+                    "file_size": len(message.photo or b""),
+                }
+            ]
         if message.reply_markup:
             data["reply_markup"] = message.reply_markup
         return data
@@ -1269,6 +1281,34 @@ class FakeTelegram:
         self.closed = True
         return True
 
+    def _send_photo(self, params: dict[str, Any]) -> Any:
+        """sendPhoto: the generic send, plus the picture. An upload must be an image
+        Telegram can process (PNG or JPEG here) within its limits: at most 10 MB, width and
+        height together at most 10,000 px, a ratio of at most 20; the fake keeps its bytes
+        (``FakeMessage.photo``). A file_id or URL is taken as it is."""
+        photo = params["photo"]
+        size: tuple[int, int] | None = None
+        data: bytes | None = None
+        if isinstance(photo, Upload):
+            data = photo.data
+            if len(data) > PHOTO_MAX_BYTES:
+                raise bad_request("file is too big", kind="prose_limit")
+            size = image_size(data)
+            if size is None:
+                raise bad_request("IMAGE_PROCESS_FAILED", kind="wrong_type")
+            width, height = size
+            if (
+                min(width, height) <= 0
+                or width + height > PHOTO_MAX_SIDES
+                or max(width, height) > PHOTO_MAX_RATIO * min(width, height)
+            ):
+                raise bad_request("PHOTO_INVALID_DIMENSIONS", kind="prose_limit")
+        result = self._generic(params, "sendPhoto")
+        message = self._chat(params).message(result["message_id"])
+        assert message is not None
+        message.photo, message.photo_size = data, size
+        return self._message_api(message)
+
     def _generic(self, params: dict[str, Any], method: str) -> Any:
         """Any other method: validated already; send methods create a message so PTB gets
         the Message it expects, everything else answers True."""
@@ -1302,6 +1342,27 @@ class FakeTelegram:
                 chat.history.append(TextVersion(message.message_id, caption, "send", self.clock()))
             return self._message_api(message)
         return True
+
+
+#: Telegram's limits for a photo upload (sendPhoto)
+PHOTO_MAX_BYTES = 10 * 1024 * 1024
+PHOTO_MAX_SIDES = 10_000
+PHOTO_MAX_RATIO = 20
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of a PNG or baseline/progressive JPEG, or None if it is neither."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data.startswith(b"\xff\xd8"):
+        at = 2
+        while at + 9 <= len(data) and data[at] == 0xFF:
+            marker, length = data[at + 1], int.from_bytes(data[at + 2 : at + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2):  # start of frame: height, then width
+                height = int.from_bytes(data[at + 5 : at + 7], "big")
+                return int.from_bytes(data[at + 7 : at + 9], "big"), height
+            at += 2 + length
+    return None
 
 
 def _admin(user: dict[str, Any]) -> dict[str, Any]:

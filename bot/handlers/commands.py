@@ -1,5 +1,5 @@
 """Commands: /start /newgame /rank /top /rules /help /lang /leave /cancel /kick /hand
-/settings."""
+/settings /history /stats."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import effective_user, service_of, settings_of, user_info
 from bot.service import GameService, UserInfo
+from bot.service.outbox import Delivery
 from bot.strings import LANGUAGES, Lang, text
 from bot.variants import VARIANTS, variant_for
 
@@ -190,8 +191,56 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _reply(update, context, reply.text)
 
 
+async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/history: in a group its last games, in a private chat the sender's own; each with a
+    button that opens its replay in the presser's private chat."""
+    user = effective_user(update)
+    chat = update.effective_chat
+    message = update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    group = _is_group(update)
+    reply = await service_of(context).show_history(
+        chat.id, user, group=group, reply_to=message.message_id if group else None
+    )
+    await _reply(update, context, reply.text)
+
+
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is not None:
         reply = await service_of(context).resend_hand(user)
         await _reply(update, context, reply.text)
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: the sender's record with a picture of their score (in a group: the group's
+    games and all; as a reply in a group: the record of the one replied to)."""
+    user = effective_user(update)
+    message = update.effective_message
+    chat = update.effective_chat
+    if user is None or message is None or chat is None:
+        return
+    group = _is_group(update)
+    replied = message.reply_to_message
+    subject = None
+    if (
+        group
+        and replied is not None
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+        and replied.forum_topic_created is None  # in a topic every message "replies" to it
+    ):
+        subject = user_info(replied.from_user)
+    service = service_of(context)
+    answer = await service.stats(user, chat_id=chat.id if group else None, of=subject)
+    if answer.photo is None:
+        await _reply(update, context, answer.text)
+        return
+    reply_to = message.message_id if group else None
+    caption = answer.text if answer.fits_caption else None
+    sent = await service.messenger.send_photo(
+        chat.id, answer.photo, caption, filename="stats.png", reply_to=reply_to, optional=group
+    )
+    if caption is None and sent.delivery is Delivery.OK:
+        await _reply(update, context, answer.text, sent.message_id)

@@ -37,6 +37,8 @@ COMMANDS = (
     ("kick", commands.kick),
     ("hand", commands.hand),
     ("settings", commands.settings),
+    ("stats", commands.stats),
+    ("history", commands.history),
 )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputFile, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
@@ -276,6 +276,35 @@ class Messenger:
         )
         message_id = getattr(message, "message_id", None)
         return Sent(delivery, message_id)
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes,
+        caption: str | None = None,
+        *,
+        filename: str = "picture.png",
+        reply_to: int | None = None,
+        optional: bool = False,
+    ) -> Sent:
+        """Send a picture (uploaded), with an HTML ``caption`` (at most 1,024 characters
+        once parsed: longer ones are the caller's to send as a message of their own).
+        Paced like :meth:`send`: in a group it comes out of the group's budget, and an
+        ``optional`` one is dropped rather than queued."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        delivery, message = await self._call(
+            lambda: self.bot.send_photo(
+                chat_id,
+                InputFile(photo, filename=filename),
+                caption=caption,
+                parse_mode=ParseMode.HTML if caption else None,
+                reply_parameters=reply,
+            ),
+            chat_id,
+            optional=optional,
+            repeatable=False,
+        )
+        return Sent(delivery, getattr(message, "message_id", None))
 
     async def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None

@@ -22,6 +22,7 @@ from bot.service.gate import RevealGate
 from bot.service.group_options import GroupOptions
 from bot.service.group_settings import GroupSettings
 from bot.service.hands import HandMessages
+from bot.service.history import History
 from bot.service.hub import Hub
 from bot.service.lobby import Lobby
 from bot.service.outbox import Messenger
@@ -30,6 +31,7 @@ from bot.service.queries import rank_text, top_text
 from bot.service.recovery import Recovery
 from bot.service.settlement import Settlement
 from bot.service.starting import TableStart
+from bot.service.stats import PlayerStats, StatsAnswer
 from bot.service.tables import Table
 from bot.service.timers import Timers
 from bot.storage import Database
@@ -87,6 +89,8 @@ class GameService:
         hub.recovery = Recovery(hub)
         hub.group_settings = GroupSettings(hub)
         self.hub = hub
+        self.player_stats = PlayerStats(db)
+        self.history = History(hub)
 
     # ---- what tests and the app read -----------------------------------------------------
 
@@ -201,6 +205,30 @@ class GameService:
 
     async def top(self, chat_id: int, user: UserInfo) -> str:
         return await top_text(self.db, chat_id, await self.language(user))
+
+    async def stats(
+        self, user: UserInfo, *, chat_id: int | None = None, of: UserInfo | None = None
+    ) -> StatsAnswer:
+        """/stats: the record of ``of`` (default: the asker), in the asker's language; in a
+        group (``chat_id``) that group's games and all of them."""
+        lang = await self.remember(user)
+        subject = of or user
+        return await self.player_stats.answer(
+            user_id=subject.user_id, name=subject.name, lang=lang, chat_id=chat_id
+        )
+
+    # ---- history and replays ------------------------------------------------------------
+
+    async def show_history(
+        self, chat_id: int, user: UserInfo, *, group: bool, reply_to: int | None = None
+    ) -> Reply:
+        """/history: a group's last games, or in a private chat the player's own."""
+        return await self.history.show(chat_id, user, group=group, reply_to=reply_to)
+
+    async def on_replay_press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
+    ) -> Reply:
+        return await self.history.on_press(user, chat_id, message_id, callback)
 
     # ---- group settings ------------------------------------------------------------------
 

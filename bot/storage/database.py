@@ -35,11 +35,13 @@ from bot.storage.actions import ActionsRepository
 from bot.storage.games import GamesRepository
 from bot.storage.group_sends import GroupSendsRepository
 from bot.storage.group_settings import GroupSettingsRepository
+from bot.storage.history import HistoryRepository
 from bot.storage.migrations import MIGRATIONS, migrate, user_version
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
 from bot.storage.session import Params
+from bot.storage.stats import StatsRepository
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class Database:
         self.results = ResultsRepository(self)
         self.group_sends = GroupSendsRepository(self)
         self.group_settings = GroupSettingsRepository(self)
+        self.stats = StatsRepository(self)
+        self.history = HistoryRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

@@ -37,7 +37,13 @@ log = logging.getLogger(__name__)
 KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again"})
 #: seconds a new WebSocket has to say who it is
 HELLO_TIMEOUT = 10.0
-STATIC = {"app.js": "application/javascript", "app.css": "text/css"}
+STATIC = {
+    "app.js": "application/javascript",
+    "app.css": "text/css",
+    "replay.js": "application/javascript",
+}
+#: why a replay is refused -> the status (a finished game's replay only; see GET /api/replay)
+REPLAY_REFUSALS = {"no replay": 404, "not a member of this group": 403, "no such step": 400}
 
 class Refused(Exception):
     """A refusal: answered as ``{"error": reason}`` with ``status``."""
@@ -95,6 +101,7 @@ class WebTable:
         app.router.add_get("/api/state", self._state)
         app.router.add_post("/api/action", self._action)
         app.router.add_get("/api/live", self._live)
+        app.router.add_get("/api/replay/{game}", self._replay)
         app.router.add_get("/healthz", self._health)
         app.on_shutdown.append(self._close_sockets)
 
@@ -195,6 +202,21 @@ class WebTable:
         seat = await self._seat_or_spectator(table, user)
         lang = await self._language(table, user, seat)
         return web.json_response(self.view_for(table, seat, lang, strings=True), dumps=_dumps)
+
+    async def _replay(self, request: web.Request) -> web.StreamResponse:
+        """A finished game's replay at ``?step=N`` (the deal by default), for its players and
+        its group's members."""
+        user = self._user(request)
+        try:
+            game_id = int(request.match_info["game"])
+            step = int(request.query.get("step", "0"))
+        except ValueError:
+            raise Refused(400, "no game") from None
+        info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
+        view = await self.service.history.web_step(game_id, info, step)
+        if isinstance(view, str):
+            raise Refused(REPLAY_REFUSALS.get(view, 400), view)
+        return web.json_response(view, dumps=_dumps)
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)

@@ -486,5 +486,6 @@
   $("banner").textContent = t("connecting");
   $("banner").hidden = false;
   if (!initData) showFatal("no initData");
+  else if (window.CardReplay && window.CardReplay.wanted(initData)) window.CardReplay.start(initData); // replay.js
   else connect();
 })();

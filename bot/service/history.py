@@ -1,0 +1,320 @@
+"""/history and replays: the last games of a group (or of a player), one line each with a
+button, and a finished game's replay in the presser's private chat, stepped trick by trick.
+
+A replay is the stored deal and log replayed through the engine (``replay_view``); its last
+step carries the result exactly as the group was shown it (``result_text`` over the stored
+settlement, as ``Recovery.finished`` rebuilds it). Finished games are immutable, so their
+replays are kept in a small cache.
+
+Callback data (``callbacks.py``): ``<game>:0:y:`` opens a replay (a new private message);
+``<game>:<shown>:y:<step>`` steps the replay message, and only from that message's own
+keyboard (anything else is refused and changes nothing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from telegram import InlineKeyboardMarkup
+
+from bot.callbacks import Callback
+from bot.game.common import Result
+from bot.render import SeatLabel, variant_name
+from bot.service.base import Reply, UserInfo
+from bot.service.outbox import Delivery
+from bot.service.replay_view import (
+    Step,
+    open_button,
+    replay_steps,
+    step_json,
+    step_keyboard,
+    step_text,
+)
+from bot.service.result_text import outcome_text, result_text
+from bot.service.tables import Table
+from bot.storage import GameRecord
+from bot.storage.history import HistoryGame
+from bot.strings import Lang, text
+
+if TYPE_CHECKING:
+    from bot.service.hub import Hub
+
+#: how many games /history lists: in a group, and a player's own in a private chat
+GROUP_GAMES = 10
+PLAYER_GAMES = 20
+#: times are shown in China Standard Time (the games' home; the bot has no time zone setting)
+SHOWN_ZONE = timezone(timedelta(hours=8))
+#: finished games kept replayed in memory
+CACHE_GAMES = 32
+#: replay messages whose shown step is remembered (to skip an edit that changes nothing)
+SHOWN_MESSAGES = 10_000
+BUTTONS_PER_ROW = 5
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished game ready to be shown at any step."""
+
+    record: GameRecord
+    steps: list[Step]
+    labels: list[SeatLabel]
+    table: Table  # the finished table with its stored settlement (for the result text)
+
+    def result_html(self, lang: Lang) -> str:
+        """The group's result message, in ``lang``."""
+        assert self.table.settlement is not None
+        return result_text(dataclasses.replace(self.table, lang=lang), self.table.settlement)
+
+    def when(self) -> str:
+        return when_text(self.record.finished_at or self.record.created_at)
+
+
+def when_text(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).astimezone(SHOWN_ZONE).strftime("%Y-%m-%d %H:%M")
+
+
+# ---- the lines ------------------------------------------------------------------------------
+
+
+def result_summary(lang: Lang, game: HistoryGame) -> str:
+    """How a past game came out, in a few words: 双扣/单扣/平扣 or 刨王's side and snow, with
+    who won; 逃跑 and the one-minute rule noted."""
+    if game.status == "cancelled":
+        return text(lang, "history.cancelled")
+    names = "、".join(_name(seat.name, seat.is_computer) for seat in game.winners)
+    outcome = game.outcome or ""
+    if outcome in ("双扣", "单扣", "平扣"):
+        head = text(lang, f"outcome.{outcome}")
+    else:
+        head = _paowang_head(lang, game)
+        if outcome in ("小雪", "大雪"):
+            head += text(lang, f"history.snow.{outcome}")
+    summary = text(lang, "history.won", outcome=head, names=names) if names else head
+    if game.escaped:
+        escaped = "、".join(_name(seat.name, seat.is_computer) for seat in game.escaped)
+        summary += text(lang, "history.escaped", names=escaped)
+    if game.note == "short game":
+        summary += text(lang, "history.short")
+    return summary
+
+
+def _paowang_head(lang: Lang, game: HistoryGame) -> str:
+    """刨王's side that won, by the result's own rule: the 王 side is one or two seats."""
+    winners = tuple(seat.seat for seat in game.winners)
+    return outcome_text(lang, Result("win", (), (), winners), len(game.seats))
+
+
+def _name(name: str, is_computer: bool) -> str:
+    return SeatLabel(name, is_computer).html()
+
+
+def history_line(lang: Lang, game: HistoryGame, *, user_id: int | None = None) -> str:
+    """One game: number, when, game, players, result (and in a player's own history, their
+    score change)."""
+    players = "、".join(_name(seat.name, seat.is_computer) for seat in game.seats)
+    line = text(
+        lang,
+        "history.line",
+        game=game.game_id,
+        when=when_text(game.ended_at),
+        variant=variant_name(lang, game.variant),
+        players=players,
+        result=result_summary(lang, game),
+    )
+    mine = game.seat_of(user_id) if user_id is not None else None
+    if mine is not None and mine.adjusted_delta is not None:
+        line += text(lang, "history.mine", delta=f"{mine.adjusted_delta:+d}")
+    return line
+
+
+def history_message(
+    lang: Lang, games: list[HistoryGame], *, group: bool, user_id: int | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The /history answer: a title, a line per game, a ▶ button per replayable game."""
+    if not games:
+        return text(lang, "history.empty_group" if group else "history.empty_private"), None
+    title = text(lang, "history.title_group" if group else "history.title_private")
+    lines = [title] + [history_line(lang, game, user_id=user_id) for game in games]
+    buttons = [open_button(lang, game.game_id) for game in games if game.replayable]
+    if buttons:
+        lines += ["", text(lang, "history.hint")]
+    rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+
+
+def replay_url(webapp_url: str | None, game_id: int) -> str | None:
+    """The web table's page showing the replay of ``game_id`` (None: no web table)."""
+    if not webapp_url:
+        return None
+    parts = urlsplit(webapp_url)
+    query = f"{parts.query}&" if parts.query else ""
+    return urlunsplit(parts._replace(query=query + urlencode({"replay": game_id})))
+
+
+# ---- the part of the service ------------------------------------------------------------------
+
+
+class History:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._cache: OrderedDict[int, Replay] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+
+    async def show(
+        self, chat_id: int, user: UserInfo, *, group: bool, reply_to: int | None
+    ) -> Reply:
+        """/history: in a group its last games, in a private chat the player's own."""
+        hub = self.hub
+        lang = await hub.people.remember(user)
+        if group:
+            lang = (await hub.group_settings.options(chat_id)).language or lang
+            games = await hub.db.history.of_chat(chat_id, limit=GROUP_GAMES)
+            body, markup = history_message(lang, games, group=True)
+        else:
+            games = await hub.db.history.of_user(user.user_id, limit=PLAYER_GAMES)
+            body, markup = history_message(lang, games, group=False, user_id=user.user_id)
+        await hub.messenger.send(chat_id, body, markup, reply_to=reply_to, optional=group)
+        return Reply()
+
+    # ---- replays ---------------------------------------------------------------------------
+
+    async def load(self, game_id: int) -> Replay | None:
+        """The finished game's replay; None for anything else (no such game, a lobby, a game
+        in progress, a cancelled one)."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache.move_to_end(game_id)
+            return cached
+        record = await self.hub.db.games.get(game_id)
+        if record is None or record.status != "finished":
+            return None
+        table = await self.hub.recovery.finished(game_id)
+        if table is None or table.settlement is None:
+            return None
+        seed = int(record.seed) if record.seed is not None else None
+        steps = replay_steps(table.variant, seed, record.leader, record.hands, table.log)
+        labels = [SeatLabel(seat.name, seat.is_computer) for seat in table.seats]
+        loaded = Replay(record, steps, labels, table)
+        self._cache[game_id] = loaded
+        while len(self._cache) > CACHE_GAMES:
+            self._cache.popitem(last=False)
+        return loaded
+
+    async def may_see(self, record: GameRecord, user_id: int) -> bool:
+        """A replay is for the game's players and the members of its group."""
+        if record.seat_of(user_id) is not None:
+            return True
+        return await self.hub.is_member(record.chat_id, user_id)
+
+    def render(
+        self, replay: Replay, index: int, lang: Lang
+    ) -> tuple[str, InlineKeyboardMarkup]:
+        record = replay.record
+        last = index == len(replay.steps) - 1
+        body = step_text(
+            lang,
+            game_id=record.id,
+            variant=record.variant,
+            when=replay.when(),
+            labels=replay.labels,
+            steps=replay.steps,
+            index=index,
+            result_html=replay.result_html(lang) if last else "",
+        )
+        markup = step_keyboard(
+            lang,
+            game_id=record.id,
+            index=index,
+            count=len(replay.steps),
+            web_url=replay_url(self.hub.settings.webapp_url, record.id),
+        )
+        return body, markup
+
+    async def on_press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
+    ) -> Reply:
+        """▶ #game on a history line (open), or ◀ ▶ on a replay message (step)."""
+        hub = self.hub
+        lang = await hub.people.language(user)
+        replay = await self.load(callback.game_id)
+        if replay is None:
+            return Reply(text(lang, "replay.unavailable"), alert=True)
+        if not await self.may_see(replay.record, user.user_id):
+            return Reply(text(lang, "replay.not_allowed"), alert=True)
+        if callback.arg is None:
+            return await self._open(user, lang, replay)
+        step = callback.arg
+        if not 0 <= step < len(replay.steps):
+            return Reply(text(lang, "replay.no_step"), alert=True)
+        # steps come from the replay message's own keyboard, in the presser's private chat
+        if chat_id != user.user_id or message_id is None:
+            return Reply(text(lang, "err.outdated"), alert=True)
+        key = (chat_id, message_id)
+        if self._shown.get(key, callback.version) == step:
+            return Reply()  # already shown (a second press of the same button)
+        body, markup = self.render(replay, step, lang)
+        delivery = await hub.messenger.edit(chat_id, message_id, body, markup)
+        if delivery is Delivery.OK:
+            self._remember(key, step)
+        return Reply()
+
+    async def _open(self, user: UserInfo, lang: Lang, replay: Replay) -> Reply:
+        """A new replay message at the deal, in the presser's private chat."""
+        hub = self.hub
+        player = await hub.db.players.get(user.user_id)
+        if player is None or not player.can_message:
+            return Reply(text(lang, "replay.start_first"), alert=True)
+        body, markup = self.render(replay, 0, lang)
+        sent = await hub.messenger.send(user.user_id, body, markup)
+        if sent.delivery is Delivery.BLOCKED:
+            await hub.db.players.set_can_message(user_id=user.user_id, can_message=False)
+            return Reply(text(lang, "replay.start_first"), alert=True)
+        if sent.message_id is not None:
+            self._remember((user.user_id, sent.message_id), 0)
+        return Reply(text(lang, "replay.sent"))
+
+    def _remember(self, key: tuple[int, int], step: int) -> None:
+        self._shown[key] = step
+        self._shown.move_to_end(key)
+        while len(self._shown) > SHOWN_MESSAGES:
+            self._shown.popitem(last=False)
+
+    # ---- the web table -------------------------------------------------------------------
+
+    async def web_step(self, game_id: int, user: UserInfo, step: int) -> dict[str, Any] | str:
+        """A replay step as the web table shows it, or why not (``no replay``: no such
+        finished game; ``not a member of this group``; ``no such step``)."""
+        replay = await self.load(game_id)
+        if replay is None:
+            return "no replay"
+        if not await self.may_see(replay.record, user.user_id):
+            return "not a member of this group"
+        if not 0 <= step < len(replay.steps):
+            return "no such step"
+        lang = await self.hub.people.language(user)
+        last = step == len(replay.steps) - 1
+        view = step_json(
+            lang,
+            game_id=replay.record.id,
+            variant=replay.record.variant,
+            when=replay.when(),
+            labels=replay.labels,
+            steps=replay.steps,
+            index=step,
+        )
+        if last:
+            html = replay.result_html(lang)
+            view["result"] = {
+                "headline": outcome_text(lang, replay.table.result, replay.table.size),
+                "html": html,
+            }
+        view["text"] = self.render(replay, step, lang)[0]
+        return view
+
+
+__all__ = ["History", "Replay", "history_line", "history_message", "result_summary"]
