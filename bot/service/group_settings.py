@@ -53,8 +53,10 @@ class GroupSettings:
     async def record(self, chat_id: int) -> GroupSettingsRecord:
         record = self._records.get(chat_id)
         if record is None:
-            record = await self.hub.db.group_settings.get(chat_id)
-            self._records[chat_id] = record
+            read = await self.hub.db.group_settings.get(chat_id)
+            record = self._records.get(chat_id)  # a change may have landed while reading
+            if record is None or record.revision < read.revision:
+                record = self._records[chat_id] = read
         return record
 
     async def options(self, chat_id: int) -> GroupOptions:
@@ -129,7 +131,8 @@ class GroupSettings:
         if changed is None:  # another admin's change came first
             self._records.pop(chat_id, None)
             record = await self.record(chat_id)
-            await self._show(chat_id, message_id, *self._main(lang, record))
+            menu_lang = await self._menu_language(chat_id, lang)
+            await self._show(chat_id, message_id, *self._main(menu_lang, record))
             return Reply(text(lang, "settings.outdated"))
         self._records[chat_id] = changed
         menu_lang = await self._menu_language(chat_id, lang)

@@ -26,7 +26,7 @@ from bot.callbacks import Callback
 from bot.game.common import Result
 from bot.render import SeatLabel, variant_name
 from bot.service.base import Reply, UserInfo
-from bot.service.outbox import Delivery
+from bot.service.outbox import MAX_TEXT, Delivery
 from bot.service.replay_view import (
     Step,
     open_button,
@@ -139,10 +139,16 @@ def history_message(
     if not games:
         return text(lang, "history.empty_group" if group else "history.empty_private"), None
     title = text(lang, "history.title_group" if group else "history.title_private")
+    hint = ["", text(lang, "history.hint")]
     lines = [title] + [history_line(lang, game, user_id=user_id) for game in games]
+    # one message (Telegram's 4,096 characters; a longer one is cut inside its HTML): the
+    # oldest games give way
+    while len(lines) > 2 and len("\n".join(lines + hint)) > MAX_TEXT:
+        lines.pop()
+    games = games[: len(lines) - 1]
     buttons = [open_button(lang, game.game_id) for game in games if game.replayable]
     if buttons:
-        lines += ["", text(lang, "history.hint")]
+        lines += hint
     rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
     return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
 

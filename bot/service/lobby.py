@@ -292,18 +292,21 @@ class Lobby:
         if any(s.user_id is not None and registry.busy(s.user_id) for s in previous.seats):
             return Reply(text(lang, "lobby.busy_elsewhere"))
         variant = VARIANTS[previous.variant]
+        options = await self.hub.group_settings.options(previous.chat_id)
+        seats = list(previous.seats)
+        if not options.computers:  # the group turned computer seats off since
+            seats = [seat for seat in seats if not seat.is_computer]
         try:
             record = await self.hub.db.games.create(
                 chat_id=previous.chat_id,
                 variant=variant.name,
                 opener_id=user.user_id,
-                seats=list(previous.seats),
+                seats=seats,
                 seed=None,
             )
         except OpenGameExistsError:
             return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
         record = await self.hub.db.games.update(record.id, previous_game_id=previous.id)
-        options = await self.hub.group_settings.options(previous.chat_id)
         table = Table.from_record(record, options.language or lang)
         table.options = options
         registry.add(table)

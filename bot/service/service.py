@@ -209,9 +209,12 @@ class GameService:
     async def stats(
         self, user: UserInfo, *, chat_id: int | None = None, of: UserInfo | None = None
     ) -> StatsAnswer:
-        """/stats: the record of ``of`` (default: the asker), in the asker's language; in a
-        group (``chat_id``) that group's games and all of them."""
+        """/stats: the record of ``of`` (default: the asker), in the asker's language (in a
+        group, the group's if it chose one); in a group (``chat_id``) that group's games and
+        all of them."""
         lang = await self.remember(user)
+        if chat_id is not None:  # a group's posts speak its chosen language (/settings)
+            lang = (await self.group_options(chat_id)).language or lang
         subject = of or user
         return await self.player_stats.answer(
             user_id=subject.user_id, name=subject.name, lang=lang, chat_id=chat_id

@@ -262,3 +262,26 @@ def test_result_heads_match_the_result_screen() -> None:
         )
         expected = outcome_text("zh", Result("win", (), (), winners), 5)
         assert result_summary("zh", game).startswith(expected)
+
+
+def test_a_long_history_fits_one_message_and_keeps_the_newest_games() -> None:
+    # 20 刨王 games of five players with the longest names a player may have (24 characters):
+    # the whole list would pass Telegram's 4,096 characters (and be cut inside its HTML), so
+    # the oldest games give way, with their buttons
+    name = "W" * 23 + "…"
+    games = [
+        HistoryGame(
+            100 + n, -1, "paowang", "finished", 1_700_000_000.0 - n, "小雪", "short game",
+            tuple(_seat(s, name, s != 0, escaped=s == 1, user=s + 1, delta=5) for s in range(5)),
+        )
+        for n in range(20)
+    ]
+    for lang in ("zh", "en"):
+        body, markup = history_message(lang, games, group=False, user_id=1)
+        assert len(body) <= 4096
+        shown = [line.split()[0] for line in body.splitlines() if line.startswith("<b>#")]
+        assert 5 < len(shown) < 20
+        assert shown == [f"<b>#{game.game_id}</b>" for game in games[: len(shown)]]
+        assert markup is not None
+        buttons = [b.text for row in markup.inline_keyboard for b in row]
+        assert buttons == [f"▶ #{game.game_id}" for game in games[: len(shown)]]

@@ -191,6 +191,9 @@ async def test_every_option_reaches_the_next_game(
         assert shown is not None and "This group's settings" in (shown.text or "")
         assert len(_change_lines(fake)) == 4  # the English line is not a 改为 line
         assert any("set Group language to English" in t for t in fake.sent_to(GROUP))
+        # the group's answers speak it too, whatever the asker's language
+        stats = await say(fake, people[0], GROUP, "/stats")
+        assert "has not finished a game yet" in (stats.text or "")
 
         count = len(fake.chat(GROUP).messages)
         await fake.send_text(people[0], GROUP, "/newgame")  # no argument: the group's default
@@ -344,3 +347,48 @@ async def test_the_settings_survive_a_restart(fake_telegram: FakeTelegram, tmp_p
         table = service.tables[game_id]
         assert table.options is not None and table.options.turn_seconds == 90.0
         assert table.options.default_variant == "paowang"
+
+
+async def test_a_change_that_lost_to_another_admins_redraws_the_menu_in_the_groups_language(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """Two admins at once: the second change finds the settings moved on (here another
+    change written behind the menu's back), is refused, and the menu is drawn anew in the
+    group's chosen language, like every other drawing of it."""
+    fake = fake_telegram
+    _world(fake, 1)
+    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        menu = await _open_menu(fake)
+        assert await _choose(fake, menu, "群消息语言", "English") == "已保存。"
+        record = await service.db.group_settings.get(GROUP)
+        assert await service.db.group_settings.change(
+            GROUP, "turn_seconds", 90, revision=record.revision, by=ADMIN, at=0.0
+        )
+        lost = await _choose(fake, menu, "亮王 time", "15 s")
+        assert lost == "设置刚被别人改过，菜单已更新。"
+        shown = fake.chat(GROUP).message(menu.message_id)
+        assert shown is not None and "This group's settings" in (shown.text or "")
+        after = await service.db.group_settings.get(GROUP)
+        assert after.changes == {"language": "en", "turn_seconds": 90}
+
+
+async def test_play_again_leaves_the_computers_out_once_the_group_turned_them_off(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """再来一局 copies the finished game's seats, but not computer seats the group's admins
+    have since turned off: the new lobby has the humans and no 加电脑."""
+    fake = fake_telegram
+    people = _world(fake, 1)
+    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+        table = await start_game(fake, service, people, "双扣", 3)
+        result = await finish(fake, service, people, table)
+        menu = await _open_menu(fake)
+        assert await _choose(fake, menu, "允许电脑玩家", "关") == "已保存。"
+        again = await (await fake.press(people[0], GROUP, result.message_id, "再来一局")).answered()
+        assert again.text is None, again
+        lobby = service.tables[service.by_chat[GROUP]]
+        assert lobby.status == "lobby"
+        assert [seat.user_id for seat in lobby.seats if seat.user_id is not None] == people
+        assert not any(seat.is_computer for seat in lobby.seats)
+        shown = await fake.wait_for_message(GROUP, contains="等待玩家")
+        assert "加电脑" not in shown.labels

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from bot.storage import Database, open_database
+from bot.storage.group_settings import GroupSettingsRecord
 
 
 async def test_a_group_that_never_changed_anything_has_no_changes(db: Database) -> None:
@@ -56,3 +58,38 @@ async def test_the_settings_survive_reopening(db_path: Path) -> None:
         assert (record.changes, record.revision) == ({"default_variant": "paowang"}, 1)
     finally:
         await db.close()
+
+
+async def test_a_read_that_started_before_a_change_does_not_put_the_old_settings_back(
+    db: Database,
+) -> None:
+    """The service keeps each group's settings in memory: a first read (a lobby opening
+    after a restart) that is still under way when an admin's change lands must not leave
+    the settings from before the change in memory, for every later game to play by."""
+    from types import SimpleNamespace
+
+    from bot.config import Settings
+    from bot.service.group_settings import GroupSettings
+
+    hub: Any = SimpleNamespace(db=db, settings=Settings(telegram_bot_token="1:x"))
+    settings = GroupSettings(hub)
+    reading, release = asyncio.Event(), asyncio.Event()
+    real_get = db.group_settings.get
+
+    async def slow_get(chat_id: int) -> GroupSettingsRecord:
+        record = await real_get(chat_id)
+        reading.set()
+        await release.wait()
+        return record
+
+    db.group_settings.get = slow_get  # type: ignore[method-assign]
+    first_read = asyncio.create_task(settings.options(-5))
+    await reading.wait()  # it read the group before any change
+    db.group_settings.get = real_get  # type: ignore[method-assign]
+    changed = await db.group_settings.change(-5, "turn_seconds", 30, revision=0, by=9, at=1.0)
+    assert changed is not None
+    settings._records[-5] = changed  # what GroupSettings._change keeps
+    release.set()
+    await first_read
+    assert (await settings.options(-5)).turn_seconds == 30
+    assert (await settings.record(-5)).revision == 1
