@@ -21,6 +21,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench.search_match import (
+    MatchReport,
+    SearchBudget,
+    heuristic_factory,
+    run_match,
+    search_factory,
+)
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
 from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
@@ -143,7 +150,7 @@ def run(games: int, seed: int) -> tuple[str, bool]:
         "",
         f"Measured {today} with `.venv/bin/python -m bench.players --games {games}` "
         f"(seed {seed}) on {machine()}, one process. Seats are rotated game by game, so "
-        "every kind sits everywhere. A 双扣 \"win\" is a 双扣 or 单扣 for the AI's team "
+        'every kind sits everywhere. A 双扣 "win" is a 双扣 or 单扣 for the AI\'s team '
         "(平扣 counts as not won). Δ is the rules' score change per seat and game, before the "
         "bot's own adjustments; its 95% interval is taken over games (the AI seats of one game "
         "averaged first).",
@@ -173,13 +180,96 @@ def run(games: int, seed: int) -> tuple[str, bool]:
     return "\n".join(lines), all_met
 
 
+def paired_section(
+    deals: int, search_deals: int, budget: SearchBudget, seed: int, jobs: int
+) -> list[str]:
+    """The paired matches (:mod:`bench.search_match`), as markdown lines."""
+    reports: list[MatchReport] = []
+
+    def show(report: MatchReport) -> None:
+        reports.append(report)
+        print(
+            f"{report.variant}: {report.title}: {report.mean:+.3f} "
+            f"[{report.low:+.3f}, {report.high:+.3f}], {report.deals} deals, "
+            f"{report.seat_games} seat-games, {report.seconds:.0f} s",
+            flush=True,
+        )
+
+    for variant in ("shuangkou", "paowang"):
+        show(
+            run_match(
+                variant,
+                deals,
+                heuristic_factory,
+                title="heuristic alone (the AI without its look-ahead)",
+                seed=seed,
+                jobs=jobs,
+            )
+        )
+    if search_deals:
+        for variant in ("shuangkou", "paowang"):
+            show(
+                run_match(
+                    variant,
+                    search_deals,
+                    search_factory(budget),
+                    title=f"search player ({budget.samples} samples × "
+                    f"{budget.max_candidates} moves)",
+                    seed=seed,
+                    jobs=jobs,
+                )
+            )
+    rows = [
+        f"| {r.variant} | {r.title} | {r.deals} | {r.seat_games} | {r.mean:+.3f} "
+        f"| [{r.low:+.3f}, {r.high:+.3f}] "
+        f"| {'' if r.ms_per_decision is None else f'{r.ms_per_decision:.0f}'} "
+        f"| {r.seconds:.0f} |"
+        for r in reports
+    ]
+    return [
+        "## Paired matches",
+        "",
+        "The same deals played twice (`bench/search_match.py`): 双扣 with the tried team in "
+        "seats 0+2 against the bot's AI, then in 1+3; 刨王 with two tried seats among three AI "
+        "seats, then the same deal with the AI in all five. Δ is the tried seats' score over "
+        "the AI's in the same seats, per seat and game (positive: the tried player did "
+        "better); its 95% interval is over deals.",
+        "",
+        "| game | tried player | deals | seat-games | Δ | 95% interval | search ms per move | s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        *rows,
+        "",
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.players", description=__doc__)
     parser.add_argument("--games", type=int, default=2000, help="games per match (2000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"default {RESULTS}")
+    parser.add_argument(
+        "--paired-deals",
+        type=int,
+        default=1000,
+        help="deals of the paired look-ahead matches (1000)",
+    )
+    parser.add_argument(
+        "--search-deals",
+        type=int,
+        default=0,
+        help="deals of the paired matches against the search player "
+        "(default 0: skipped; slow, minutes per 10 deals)",
+    )
+    parser.add_argument("--search-samples", type=int, default=SearchBudget().samples)
+    parser.add_argument("--search-moves", type=int, default=SearchBudget().max_candidates)
+    parser.add_argument("--search-margin", type=float, default=SearchBudget().margin)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     markdown, met = run(args.games, args.seed)
+    budget = SearchBudget(args.search_samples, args.search_moves, args.search_margin)
+    markdown += "\n" + "\n".join(
+        paired_section(args.paired_deals, args.search_deals, budget, args.seed, args.jobs)
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(markdown, encoding="utf-8")
     print(f"written to {args.out}; every target met: {met}")

@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from bot.game.common import Combo, SeatView
-from bot.game.players.paowang_ai import PaowangAI
+from bot.game.players.lookahead import look_ahead, worth_looking
+from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.shuangkou_ai import ShuangkouAI
 
 
 class AiPlayer:
-    """Plans its hand and plays for its side; deterministic for a given seed."""
+    """Plans its hand and plays for its side; deterministic for a given seed.
 
-    def __init__(self, seed: int = 0) -> None:
+    Near the end of a game it checks its heuristic's choice against the other sensible moves
+    by playing a few agreeing deals out (:mod:`.lookahead`); ``lookahead=False`` is the
+    heuristic alone (what those play-outs use, and the benchmark's search player)."""
+
+    def __init__(
+        self, seed: int = 0, *, lookahead: bool = True, paowang_tuning: Tuning | None = None
+    ) -> None:
         self.seed = seed
+        self.lookahead = lookahead
         self._players: dict[str, ShuangkouAI | PaowangAI] = {
-            "shuangkou": ShuangkouAI(seed), "paowang": PaowangAI(seed)
+            "shuangkou": ShuangkouAI(seed), "paowang": PaowangAI(seed, paowang_tuning)
         }
+        self._heuristic: AiPlayer | None = None
+
+    @property
+    def _paowang_tuning(self) -> Tuning:
+        player = self._players["paowang"]
+        assert isinstance(player, PaowangAI)
+        return player.tuning
 
     def _for(self, variant: str) -> ShuangkouAI | PaowangAI:
         try:
@@ -23,7 +38,14 @@ class AiPlayer:
             raise ValueError(f"no computer player for {variant!r}") from None
 
     def choose(self, view: SeatView) -> Combo | None:
-        return self._for(view.variant).choose(view)
+        choice = self._for(view.variant).choose(view)
+        if self.lookahead and worth_looking(view):
+            if self._heuristic is None:
+                self._heuristic = AiPlayer(
+                    self.seed, lookahead=False, paowang_tuning=self._paowang_tuning
+                )
+            return look_ahead(view, choice, self._heuristic)
+        return choice
 
     def choose_reveal(self, view: SeatView) -> bool:
         return self._for(view.variant).choose_reveal(view)

@@ -11,6 +11,7 @@ treated as a likely opponent, but not worth a bomb unless points are at stake.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
@@ -33,6 +34,28 @@ POINTS_WORTH_A_BOMB = 15
 #: 亮王 from these plan scores up (see PaowangAI.choose_reveal)
 REVEAL_WITH_PARTNER = -20.0
 REVEAL_ALONE = -10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """The judgement calls of the 刨王 player, in one place: the benchmark tries others
+    against these in paired matches (``bench/tune.py``)."""
+
+    #: answer an opponent when the answer costs the plan less than this
+    follow_cost: float = -3.0
+    #: answer whatever it costs when the trick holds this many points
+    follow_points: int = 20
+    #: a bomb for a trick holding this many points, taken by a known opponent / anyone else
+    bomb_points_foe: int = POINTS_WORTH_A_BOMB
+    bomb_points_unknown: int = 25
+    #: 亮王 thresholds
+    reveal_with_partner: float = REVEAL_WITH_PARTNER
+    reveal_alone: float = REVEAL_ALONE
+    #: an answer the others can still beat risks its points (× this); a sure one wins them
+    risk_weight: float = 0.4
+    win_weight: float = 0.3
+    #: leading: how much a part's own points hold it back
+    lead_points_weight: float = 0.6
 
 
 def _rank_value(key: int) -> float:
@@ -178,8 +201,9 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
 class PaowangAI:
     """The 刨王 player. Deterministic."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, tuning: Tuning | None = None) -> None:
         self.seed = seed
+        self.tuning = tuning or Tuning()
 
     # -- 亮王 --------------------------------------------------------------------------------
 
@@ -194,7 +218,8 @@ class PaowangAI:
         counts = counts_of(view.hand)
         score = plan_for(counts, revealed=True).score
         alone = counts[BIG_JOKER] == 2
-        return score >= (REVEAL_ALONE if alone else REVEAL_WITH_PARTNER)
+        tuning = self.tuning
+        return score >= (tuning.reveal_alone if alone else tuning.reveal_with_partner)
 
     # -- plays -------------------------------------------------------------------------------
 
@@ -245,7 +270,8 @@ class PaowangAI:
                 choice = min(safe, key=lambda p: p.value)
         if choice is None and parts:
             # weakest first, points kept back: a led 10 is a 10 the next seat may collect
-            choice = min(parts, key=lambda p: p.value - 0.3 * p.size + 0.6 * hand_points[p])
+            weight = self.tuning.lead_points_weight
+            choice = min(parts, key=lambda p: p.value - 0.3 * p.size + weight * hand_points[p])
         if choice is None:
             choice = min(bombs, key=lambda p: p.value)
         for combo in options:
@@ -266,17 +292,20 @@ class PaowangAI:
         danger = self._danger(view)
         taker_left = view.hand_sizes[taker] if taker is not None else 99
         at_stake = view.trick_points
+        tuning = self.tuning
         (best, best_gain), (bomb_best, _) = _rank_follows(
-            options, plan, counts, revealed, at_stake, cards_unseen(view)
+            options, plan, counts, revealed, at_stake, cards_unseen(view), tuning
         )
         urgent = taker_left <= DANGER or danger <= 2
-        if best is not None and (best_gain >= -3.0 or urgent or at_stake >= 20):
+        if best is not None and (
+            best_gain >= tuning.follow_cost or urgent or at_stake >= tuning.follow_points
+        ):
             return best
         if bomb_best is None:
             return None
         spare_bombs = sum(1 for p in plan.parts if p.bomb)
         ordinary_left = sum(1 for p in plan.parts if not p.bomb)
-        worth = at_stake >= POINTS_WORTH_A_BOMB if known_foe else at_stake >= 25
+        worth = at_stake >= (tuning.bomb_points_foe if known_foe else tuning.bomb_points_unknown)
         if (
             worth
             or (urgent and (known_foe or at_stake >= 10))
@@ -294,6 +323,7 @@ def _rank_follows(
     revealed: bool,
     at_stake: int,
     unseen: list[int],
+    tuning: Tuning,
 ) -> tuple[tuple[Combo | None, float], tuple[Combo | None, float]]:
     """((the best ordinary follow, its gain), (the best ladder entry, its gain)): the gain is
     what the play does to the hand's plan, and to the points it risks or wins."""
@@ -316,9 +346,9 @@ def _rank_follows(
         # a play that the others can still beat risks its own points and the trick's
         part = Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False)
         if _beatable(part, unseen):
-            gain -= 0.4 * points
+            gain -= tuning.risk_weight * points
         else:
-            gain += 0.3 * (at_stake + points)
+            gain += tuning.win_weight * (at_stake + points)
         if gain > best_gain:
             best, best_gain = combo, gain
     return (best, best_gain), (bomb_best, bomb_gain)

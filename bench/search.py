@@ -1,0 +1,80 @@
+"""A search player: the yardstick the bot's computer players are measured against (bench only).
+
+Perfect-information Monte-Carlo (determinized) search. At each play it samples deals that
+agree with everything its seat has seen (its own hand, every card played, each seat's card
+count, in 刨王 the revealed 大王 and the sides the seat knows: ``bot.game.players.sampling``),
+and in each sample plays every candidate out to the end with the bot's heuristic AI in every
+seat. It picks the candidate with the best mean score for its seat. Every candidate is tried
+on the same samples (common random numbers), so the comparison between candidates is sharper
+than the samples are many.
+
+It is slow by design (tens to hundreds of milliseconds a move): it is never in the bot. Its
+budget is counted in samples, not in seconds, so a run is reproducible on any machine and
+under any load. 亮王 is left to the bot's AI: the search decides plays and passes only.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.game.common import Combo, SeatView
+from bot.game.players import AiPlayer
+from bot.game.players.base import Player
+from bot.game.players.sampling import act, candidates, clone, determinize, finish
+
+
+class SearchPlayer:
+    """Determinized Monte-Carlo search over the bot's AI; deterministic for a seed."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        samples: int = 8,
+        max_candidates: int = 10,
+        margin: float = 0.0,
+        rollout: Player | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.max_candidates = max_candidates
+        self.margin = margin  # mean points a move must gain over the AI's choice to be taken
+        # the heuristic alone plays the samples out (the AI's own look-ahead would nest)
+        self.rollout = rollout if rollout is not None else AiPlayer(seed, lookahead=False)
+        self.decisions = 0  # searched decisions (a forced move is not searched)
+        self.rollouts = 0
+        self.seconds = 0.0  # spent in searched decisions
+
+    def choose_reveal(self, view: SeatView) -> bool:
+        return self.rollout.choose_reveal(view)
+
+    def choose(self, view: SeatView) -> Combo | None:
+        moves = candidates(view, self.rollout.choose(view), self.max_candidates)
+        if len(moves) == 1:
+            return moves[0]
+        self.decisions += 1
+        started = time.perf_counter()
+        try:
+            return self._search(view, moves)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
+        assert view.seat is not None
+        totals = [0.0] * len(moves)
+        for _ in range(self.samples):
+            found = determinize(view, self.rng)
+            if found is None:  # nothing agrees with the view: play as the AI does
+                return moves[0]
+            _, position = found
+            for index, move in enumerate(moves):
+                game = clone(position)
+                act(game, view.seat, move)
+                totals[index] += finish(game, self.rollout)[view.seat]
+                self.rollouts += 1
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        # a handful of play-outs is noisy: leave the AI's choice only for a clear gain
+        if totals[best] - totals[0] < self.margin * self.samples:
+            return moves[0]
+        return moves[best]

@@ -1,0 +1,71 @@
+"""Tries other judgement calls of the 刨王 player against its own, in paired matches:
+``python -m bench.tune [--deals N] [--jobs J]``.
+
+Each variant changes one field of :class:`bot.game.players.paowang_ai.Tuning`; two seats play
+with it among three with the defaults, and the same deal is played again with the defaults
+in all five (:mod:`bench.search_match`). A variant whose interval lies above zero is better
+than the defaults against the defaults; it is a candidate, to be checked against the search
+player too before it becomes the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bench.search_match import run_match
+from bot.game.players import AiPlayer, Player
+from bot.game.players.paowang_ai import Tuning
+
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {"follow_cost": -2.0},
+    {"follow_cost": -4.5},
+    {"follow_points": 15},
+    {"follow_points": 30},
+    {"bomb_points_foe": 10},
+    {"bomb_points_foe": 20},
+    {"bomb_points_unknown": 20},
+    {"bomb_points_unknown": 35},
+    {"reveal_with_partner": -25.0},
+    {"reveal_with_partner": -15.0},
+    {"reveal_alone": -5.0},
+    {"reveal_alone": -15.0},
+    {"risk_weight": 0.2},
+    {"risk_weight": 0.7},
+    {"win_weight": 0.15},
+    {"win_weight": 0.5},
+    {"lead_points_weight": 0.3},
+    {"lead_points_weight": 1.0},
+)
+
+
+def _tuned(tuning: Tuning, seat: int, seed: int) -> Player:
+    return AiPlayer(seat, paowang_tuning=tuning)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for change in VARIANTS:
+        tuning = dataclasses.replace(Tuning(), **change)
+        factory = functools.partial(_tuned, tuning)
+        report = run_match(
+            "paowang", args.deals, factory, title=str(change), seed=args.seed, jobs=args.jobs
+        )
+        print(
+            f"{change}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
+            f"({report.deals} deals, {report.seconds:.0f} s)",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The AI's look-ahead: samples that agree with what a seat has seen, games played out on
+copies, and decisions that stay legal, deterministic and blind to the hidden cards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.game import paowang, shuangkou
+from bot.game.common import SeatView
+from bot.game.players import AiPlayer, decide, legal_options
+from bot.game.players.lookahead import CARDS_LEFT, look_ahead, worth_looking
+from bot.game.players.sampling import candidates, clone, determinize, finish, same_play
+from bot.simulate import next_actor
+
+
+def _position(variant: str, seed: int, steps: int) -> Any:
+    """A game of computer players stopped after ``steps`` actions (or at a decision near its
+    end, if it ends sooner)."""
+    game: Any = shuangkou.Game.deal(seed) if variant == "shuangkou" else paowang.Game.deal(seed)
+    players = [AiPlayer(seat, lookahead=False) for seat in range(game.seats)]
+    previous = clone(game)
+    for _ in range(steps):
+        if game.over:
+            return previous
+        previous = clone(game)
+        seat = next_actor(game)
+        assert seat is not None
+        decide(players[seat], game, seat)
+    return game if not game.over else previous
+
+
+def _public(view: SeatView) -> tuple[Any, ...]:
+    return (
+        view.hand,
+        view.hand_sizes,
+        view.turn,
+        view.on_table,
+        view.history,
+        view.finish_order,
+        view.partners,
+        view.opponents,
+        view.points,
+        view.revealed,
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(["shuangkou", "paowang"]),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 150),
+    draw=st.integers(0, 1_000),
+)
+def test_a_sample_is_a_game_the_seat_cannot_tell_from_the_real_one(
+    variant: str, seed: int, steps: int, draw: int
+) -> None:
+    game = _position(variant, seed, steps)
+    if game.over or game.reveal_phase:
+        return
+    seat = game.turn
+    view = game.view(seat)
+    found = determinize(view, random.Random(draw))
+    assert found is not None
+    (hands, _, _, _), position = found
+    # the same view: own hand, every count, the history, the table, the known sides
+    assert _public(position.view(seat)) == _public(view)
+    # every card is somewhere, once: the sample deals exactly the real game's cards
+    assert sorted(card for hand in hands for card in hand) == sorted(
+        card
+        for hand in ([*game.hands[s], *_played(game, s)] for s in range(game.seats))
+        for card in hand
+    )
+
+
+def _played(game: Any, seat: int) -> list[Any]:
+    return [card for who, combo in game.history if who == seat and combo for card in combo.cards]
+
+
+def test_playing_on_a_copy_leaves_the_game_as_it_was() -> None:
+    game = _position("shuangkou", 3, 40)
+    before = (game.view(None), [list(hand) for hand in game.hands], list(game.history))
+    copy = clone(game)
+    finish(copy, AiPlayer(0, lookahead=False))
+    assert copy.over and not game.over
+    assert (game.view(None), game.hands, game.history) == before
+
+
+def test_the_candidates_start_with_the_heuristics_choice_and_are_legal() -> None:
+    game = _position("shuangkou", 9, 30)
+    view = game.view(game.turn)
+    first = AiPlayer(0, lookahead=False).choose(view)
+    moves = candidates(view, first, 6)
+    assert same_play(moves[0], first)
+    assert 1 <= len(moves) <= 6
+    legal = legal_options(view)
+    for move in moves:
+        assert move is None or any(same_play(move, play) for play in legal)
+        assert move is not None or view.on_table is not None
+
+
+def _endgame(seed: int) -> Any:
+    """A 双扣 game of computer players stopped at the first decision the look-ahead takes."""
+    game = shuangkou.Game.deal(seed)
+    players = [AiPlayer(seat, lookahead=False) for seat in range(4)]
+    while not game.over:
+        seat = next_actor(game)
+        assert seat is not None
+        if worth_looking(game.view(seat)) and len(legal_options(game.view(seat))) > 1:
+            return game
+        decide(players[seat], game, seat)
+    return None
+
+
+def _endgames(count: int) -> list[tuple[int, Any]]:
+    """The first ``count`` deals whose game offers the look-ahead a choice near its end
+    (some end with more cards than that left: a team out first ends a 双扣 game)."""
+    found = []
+    for seed in range(100):
+        game = _endgame(seed)
+        if game is not None:
+            found.append((seed, game))
+        if len(found) == count:
+            return found
+    raise AssertionError("too few deals reach the look-ahead")
+
+
+@pytest.mark.parametrize(("seed", "game"), _endgames(6))
+def test_near_the_end_the_look_ahead_decides_legally_and_the_same_whatever_is_hidden(
+    seed: int, game: Any
+) -> None:
+    assert sum(len(hand) for hand in game.hands) <= CARDS_LEFT["shuangkou"]
+    seat = game.turn
+    view = game.view(seat)
+    choice = AiPlayer(seat).choose(view)
+    legal = legal_options(view)
+    assert choice is None or any(same_play(choice, play) for play in legal)
+    # the same view on a game whose hidden cards were dealt otherwise: the same decision
+    twin = determinize(view, random.Random(seed + 1))
+    assert twin is not None
+    _, other = twin
+    assert other.view(seat) == view
+    assert same_play(AiPlayer(seat).choose(other.view(seat)), choice)
+    # and again: deterministic
+    assert same_play(AiPlayer(seat + 7).choose(view), choice)
+
+
+def test_early_in_the_game_the_heuristic_decides_alone() -> None:
+    game = shuangkou.Game.deal(1)
+    view = game.view(game.turn)
+    assert not worth_looking(view)
+    assert same_play(AiPlayer(0).choose(view), AiPlayer(0, lookahead=False).choose(view))
+
+
+def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
+    game = _endgame(2)
+    assert game is not None
+    view = game.view(game.turn)
+    heuristic = AiPlayer(0, lookahead=False)
+    first = heuristic.choose(view)
+    chosen = look_ahead(view, first, heuristic)
+    assert any(same_play(chosen, move) for move in candidates(view, first, 5))
+
+
+def test_刨王_is_left_to_the_heuristic() -> None:
+    game = _position("paowang", 4, 200)
+    assert not worth_looking(game.view(game.turn if game.turn is not None else 0))
