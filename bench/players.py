@@ -28,6 +28,7 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
+from bench.tune import PREVIOUS, tuned_factory
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
 from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
@@ -107,8 +108,10 @@ def verdict(report: SimulationReport, target: tuple[str, float]) -> tuple[str, b
     return text, low > threshold
 
 
-def run(games: int, seed: int) -> tuple[str, bool]:
-    """Play the matches; the markdown of the results and whether every target was met."""
+def run(games: int, seed: int, command: str = "") -> tuple[str, bool]:
+    """Play the matches; the markdown of the results and whether every target was met.
+    ``command``: the arguments the run was started with, for the record."""
+    command = command or f"--games {games} --seed {seed}"
     rows: list[str] = []
     details: list[str] = []
     medians: list[float] = []
@@ -148,7 +151,7 @@ def run(games: int, seed: int) -> tuple[str, bool]:
     lines = [
         "# Computer players: strength and speed",
         "",
-        f"Measured {today} with `.venv/bin/python -m bench.players --games {games}` "
+        f"Measured {today} with `.venv/bin/python -m bench.players {command}` "
         f"(seed {seed}) on {machine()}, one process. Seats are rotated game by game, so "
         'every kind sits everywhere. A 双扣 "win" is a 双扣 or 单扣 for the AI\'s team '
         "(平扣 counts as not won). Δ is the rules' score change per seat and game, before the "
@@ -195,17 +198,27 @@ def paired_section(
             flush=True,
         )
 
-    for variant in ("shuangkou", "paowang"):
-        show(
-            run_match(
-                variant,
-                deals,
-                heuristic_factory,
-                title="heuristic alone (the AI without its look-ahead)",
-                seed=seed,
-                jobs=jobs,
-            )
+    # what this round of work changed: 双扣's look-ahead, 刨王's bomb thresholds
+    show(
+        run_match(
+            "shuangkou",
+            deals,
+            heuristic_factory,
+            title="heuristic alone (the AI without its look-ahead)",
+            seed=seed,
+            jobs=jobs,
         )
+    )
+    show(
+        run_match(
+            "paowang",
+            deals,
+            tuned_factory(PREVIOUS),
+            title="the AI as it was (bombs for 15 / 25 points)",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
     if search_deals:
         for variant in ("shuangkou", "paowang"):
             show(
@@ -214,7 +227,7 @@ def paired_section(
                     search_deals,
                     search_factory(budget),
                     title=f"search player ({budget.samples} samples × "
-                    f"{budget.max_candidates} moves)",
+                    f"{budget.max_candidates} moves, margin {budget.margin:g})",
                     seed=seed,
                     jobs=jobs,
                 )
@@ -265,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--search-margin", type=float, default=SearchBudget().margin)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
-    markdown, met = run(args.games, args.seed)
+    markdown, met = run(args.games, args.seed, " ".join(sys.argv[1:] if argv is None else argv))
     budget = SearchBudget(args.search_samples, args.search_moves, args.search_margin)
     markdown += "\n" + "\n".join(
         paired_section(args.paired_deals, args.search_deals, budget, args.seed, args.jobs)

@@ -21,6 +21,9 @@ from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
 
+#: the defaults before this benchmark changed them (bomb thresholds 15 / 25 points)
+PREVIOUS = Tuning(bomb_points_foe=15, bomb_points_unknown=25)
+
 VARIANTS: tuple[dict[str, Any], ...] = (
     {"follow_cost": -2.0},
     {"follow_cost": -4.5},
@@ -47,6 +50,11 @@ def _tuned(tuning: Tuning, seat: int, seed: int) -> Player:
     return AiPlayer(seat, paowang_tuning=tuning)
 
 
+def tuned_factory(tuning: Tuning) -> Any:
+    """AI players with ``tuning`` (picklable, for the worker processes)."""
+    return functools.partial(_tuned, tuning)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__)
     parser.add_argument("--deals", type=int, default=1000)
@@ -55,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for change in VARIANTS:
         tuning = dataclasses.replace(Tuning(), **change)
-        factory = functools.partial(_tuned, tuning)
+        factory = tuned_factory(tuning)
         report = run_match(
             "paowang", args.deals, factory, title=str(change), seed=args.seed, jobs=args.jobs
         )

@@ -141,8 +141,15 @@ def test_before_the_teams_are_known_a_holder_has_no_partner() -> None:
     assert game.view(2).partners == ()  # it does not know: seat 0 is any other seat to it
 
 
-@pytest.mark.parametrize(("lead", "answer", "bombs"), [("10", "K", True), ("9", "Q", False)])
-def test_the_ai_bombs_for_a_trick_full_of_points_only(lead: str, answer: str, bombs: bool) -> None:
+@pytest.mark.parametrize(
+    ("lead", "answer", "points", "bombs"),
+    [("10", "K", 20, True), ("5", "Q", 5, True), ("9", "Q", 0, False)],
+)
+def test_the_ai_bombs_a_known_opponent_for_points_only(
+    lead: str, answer: str, points: int, bombs: bool
+) -> None:
+    """A known opponent taking a trick with points in it (5 are enough: paired matches,
+    bench/tune.py) is bombed; a trick without points is not worth the bomb yet."""
     hands = (
         "大王 K Q 6 7 8 9 J J 4",  # revealed: seat 1 knows it for an opponent
         "4 4 4 4 6 7 9 J Q 8",  # only its 四路 beats a K or a Q
@@ -157,7 +164,7 @@ def test_the_ai_bombs_for_a_trick_full_of_points_only(lead: str, answer: str, bo
     game.pass_turn(4)
     game.play(0, parse_cards(answer))
     view = game.view(1)
-    assert view.opponents == (0,) and view.trick_points == (20 if bombs else 0)
+    assert view.opponents == (0,) and view.trick_points == points
     choice = AiPlayer().choose(view)
     if bombs:
         assert choice is not None and choice.kind == "ladder"

@@ -29,8 +29,9 @@ YAO_TIER = (0, 0, 4, 9, 15, 19, 21, 24, 26)
 POINTS = paowang_combos.POINTS
 #: an opponent with this many cards or fewer may go out soon (扛旗, 双飞)
 DANGER = 4
-#: a trick holding this many points is worth a bomb
-POINTS_WORTH_A_BOMB = 15
+#: a trick holding this many points is worth a bomb, when a known opponent takes it (paired
+#: matches: 5 gained +0.25 to +0.29 a seat and game over 15; bench/tune.py)
+POINTS_WORTH_A_BOMB = 5
 #: 亮王 from these plan scores up (see PaowangAI.choose_reveal)
 REVEAL_WITH_PARTNER = -20.0
 REVEAL_ALONE = -10.0
@@ -47,7 +48,7 @@ class Tuning:
     follow_points: int = 20
     #: a bomb for a trick holding this many points, taken by a known opponent / anyone else
     bomb_points_foe: int = POINTS_WORTH_A_BOMB
-    bomb_points_unknown: int = 25
+    bomb_points_unknown: int = 35
     #: 亮王 thresholds
     reveal_with_partner: float = REVEAL_WITH_PARTNER
     reveal_alone: float = REVEAL_ALONE
