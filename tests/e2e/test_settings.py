@@ -195,6 +195,7 @@ async def test_every_option_reaches_the_next_game(
         stats = await say(fake, people[0], GROUP, "/stats")
         assert "has not finished a game yet" in (stats.text or "")
 
+        await say(fake, people[0], people[0], "/start")  # so that opening seats them
         count = len(fake.chat(GROUP).messages)
         await fake.send_text(people[0], GROUP, "/newgame")  # no argument: the group's default
         lobby = await fake.wait_for(
@@ -215,6 +216,22 @@ async def test_every_option_reaches_the_next_game(
             False,
         )
         assert (options.default_variant, options.language) == ("paowang", "en")
+        # the game dealt from this lobby plays by all of them
+        for _ in range(4):
+            added = await (
+                await fake.press(people[0], GROUP, lobby.message_id, "Add computer")
+            ).answered()
+            assert added.text is None, added
+        started = await (await fake.press(people[0], GROUP, lobby.message_id, "Start")).answered()
+        assert started.text is None, started
+        assert table.options is not None and service.hub.options(table) == table.options
+        assert (
+            table.options.reveal_seconds,
+            table.options.computer_delay,
+            table.options.auto_pass,
+            table.options.language,
+        ) == (15, 0.5, False, "en")
+        assert table.lang == "en"
 
 
 async def test_no_computer_seats_when_the_group_turned_them_off(
