@@ -219,12 +219,13 @@ def paired_section(
             jobs=jobs,
         )
     )
-    if search_deals:
-        for variant in ("shuangkou", "paowang"):
+    # a 刨王 deal gives the search 2 seat-games, a 双扣 deal 4: twice the 刨王 deals
+    for variant, count in (("shuangkou", search_deals), ("paowang", 2 * search_deals)):
+        if count:
             show(
                 run_match(
                     variant,
-                    search_deals,
+                    count,
                     search_factory(budget),
                     title=f"search player ({budget.samples} samples × "
                     f"{budget.max_candidates} moves, margin {budget.margin:g})",
@@ -270,8 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--search-deals",
         type=int,
         default=0,
-        help="deals of the paired matches against the search player "
-        "(default 0: skipped; slow, minutes per 10 deals)",
+        help="双扣 deals of the paired matches against the search player, and twice as many "
+        "刨王 deals, for the same seat-games (default 0: skipped; slow, minutes per 10 deals)",
     )
     parser.add_argument("--search-samples", type=int, default=SearchBudget().samples)
     parser.add_argument("--search-moves", type=int, default=SearchBudget().max_candidates)
