@@ -13,18 +13,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.storage.codec import seats_from_json
+from bot.storage.results import COUNTED_GAME, GAME_ENDED
 from bot.storage.session import Session
 
 #: the columns a history line needs
 _GAME_COLUMNS: Final = (
     "g.id, g.chat_id, g.variant, g.status, g.seats, g.outcome, g.note,"
-    " COALESCE(g.finished_at, g.created_at) AS ended"
+    f" {GAME_ENDED} AS ended"
 )
-#: newest first; a cancelled game's finished_at is when it was cancelled
-_NEWEST: Final = "ORDER BY COALESCE(g.finished_at, g.created_at) DESC, g.id DESC"
-#: the games that count for a player: finished ones, and cancelled ones where they were
-#: charged for 逃跑 (the only result rows a cancelled game has)
-_COUNTED: Final = "(g.status = 'finished' OR (g.status = 'cancelled' AND r.escaped))"
+#: newest first
+_NEWEST: Final = f"ORDER BY {GAME_ENDED} DESC, g.id DESC"
 #: the most games one query returns
 MAX_LIMIT: Final = 100
 
@@ -100,7 +98,7 @@ class HistoryRepository:
         async with self._db.reading():
             rows = await self._db.fetch_all(
                 f"SELECT {_GAME_COLUMNS} FROM results r JOIN games g ON g.id = r.game_id"
-                f" WHERE r.user_id = ? AND {_COUNTED} {_NEWEST} LIMIT ?",
+                f" WHERE r.user_id = ? AND {COUNTED_GAME} {_NEWEST} LIMIT ?",
                 (user_id, limit),
             )
             return await self._with_results(rows)

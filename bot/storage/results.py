@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from bot.storage.codec import result_from_row
 from bot.storage.errors import NotFoundError, ResultsAlreadyRecordedError
 from bot.storage.models import ResultRow
 from bot.storage.ratings import require_players
 from bot.storage.session import Session
+
+#: SQL over ``games g JOIN results r``: the games that count for a player (/stats,
+#: /history): finished ones, and cancelled ones where they were charged for 逃跑
+#: (``settlement.charge_deserters`` writes a result row for them alone)
+COUNTED_GAME: Final = "(g.status = 'finished' OR (g.status = 'cancelled' AND r.escaped))"
+#: SQL: when a game ended (a cancelled game's finished_at is when it was cancelled)
+GAME_ENDED: Final = "COALESCE(g.finished_at, g.created_at)"
 
 
 class ResultsRepository:

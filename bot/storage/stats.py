@@ -14,17 +14,13 @@ from typing import Final
 
 from bot.storage.codec import action_from_row, loads
 from bot.storage.models import ActionRecord
+from bot.storage.results import COUNTED_GAME, GAME_ENDED
 from bot.storage.session import Session
 
 #: ``IN (...)`` lists are cut into pieces of this many ids (SQLite allows 32,766 variables;
 #: PostgreSQL far more; small pieces keep each statement cheap)
 CHUNK: Final = 500
 
-#: the games that count for a player: finished ones, and cancelled ones where they were
-#: charged for 逃跑 (``settlement.charge_deserters`` wrote a result row for them alone)
-_COUNTED: Final = "(g.status = 'finished' OR (g.status = 'cancelled' AND r.escaped))"
-#: the order games ended in (a cancelled game's finished_at is when it was cancelled)
-_ENDED: Final = "COALESCE(g.finished_at, g.created_at)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +87,7 @@ class StatsRepository:
     ) -> list[PlayedGame]:
         """The player's counted games, in the order they ended (then by id); only those of
         ``chat_id`` (a group) and of ``variant`` when given."""
-        where = ["r.user_id = ?", _COUNTED]
+        where = ["r.user_id = ?", COUNTED_GAME]
         params: list[object] = [user_id]
         if chat_id is not None:
             where.append("g.chat_id = ?")
@@ -103,11 +99,11 @@ class StatsRepository:
         async with self._db.reading():
             rows = await self._db.fetch_all(
                 "SELECT g.id, g.chat_id, g.variant, g.status, g.outcome,"
-                f" {_ENDED} AS ended, r.seat, r.adjusted_delta, r.won, r.escaped,"
+                f" {GAME_ENDED} AS ended, r.seat, r.adjusted_delta, r.won, r.escaped,"
                 " r.score_after"
                 " FROM results r JOIN games g ON g.id = r.game_id"
                 f" WHERE {condition}"
-                f" ORDER BY {_ENDED}, g.id",
+                f" ORDER BY {GAME_ENDED}, g.id",
                 params,
             )
             others = await self._others(user_id, condition, params)
@@ -161,8 +157,8 @@ class StatsRepository:
         async with self._db.reading():
             row = await self._db.fetch_one(
                 "SELECT g.id FROM results r JOIN games g ON g.id = r.game_id"
-                f" WHERE r.user_id = ? AND {_COUNTED}"
-                f" ORDER BY {_ENDED} DESC, g.id DESC LIMIT 1",
+                f" WHERE r.user_id = ? AND {COUNTED_GAME}"
+                f" ORDER BY {GAME_ENDED} DESC, g.id DESC LIMIT 1",
                 (user_id,),
             )
         return None if row is None else int(row["id"])
@@ -176,7 +172,7 @@ class StatsRepository:
             row = await self._db.fetch_one(
                 "SELECT COUNT(*) AS n, MAX(g.id) AS last"
                 " FROM results r JOIN games g ON g.id = r.game_id"
-                f" WHERE r.user_id = ? AND {_COUNTED}",
+                f" WHERE r.user_id = ? AND {COUNTED_GAME}",
                 (user_id,),
             )
         if row is None:
