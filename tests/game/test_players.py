@@ -213,6 +213,23 @@ def test_the_ai_bombs_an_opponent_about_to_go_out() -> None:
     assert choice is not None and choice.kind == "bomb"
 
 
+def test_the_ai_leads_a_single_its_partner_can_go_out_on() -> None:
+    """Its weakest part is the 连对, but the partner holds one card: a single lets it out."""
+    game = game_of("3 3 4 4 5 5 9", "6 7 8 9 10 J Q K", "10", "6 7 8 9 10 J Q A")
+    choice = AiPlayer().choose(game.view(0))
+    assert choice is not None and choice.kind == "single" and ranks(choice) == [9]
+
+
+def test_the_ai_stops_an_opponents_last_card_so_its_partner_gets_no_接风() -> None:
+    """Seat 0 goes out with an A: if the A takes the trick, seat 0's partner leads (接风).
+    Only a bomb beats it, twelve cards in hand: it is spent."""
+    hands = ("A", "3 4 6 8 9 10 J Q 7 7 7 7", "3 4 5 6 8 9 10 J Q K", "3 4 5 6 8 9 10 Q K K")
+    game = game_of(*hands, leader=0)
+    game.play(0, parse_cards("A"))
+    choice = AiPlayer().choose(game.view(1))
+    assert choice is not None and choice.kind == "bomb"
+
+
 def test_the_ai_is_deterministic() -> None:
     def run(seed: int) -> list[tuple[int, Combo | None]]:
         game = shuangkou.Game.deal(seed)

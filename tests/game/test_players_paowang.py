@@ -8,10 +8,16 @@ import pytest
 
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
+from bot.game.common import Combo
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import plan_for
 from bot.simulate import next_actor, play_out, run_simulation
+
+
+def ranks(combo: Combo | None) -> list[int]:
+    assert combo is not None
+    return sorted(card >> 3 for card in combo.cards)
 
 
 def game_of(*hands: str, leader: int = 0) -> paowang.Game:
@@ -170,6 +176,76 @@ def test_the_ai_bombs_a_known_opponent_for_points_only(
         assert choice is not None and choice.kind == "ladder"
     else:
         assert choice is None  # nothing at stake, ten cards left each: the bomb waits
+
+
+def test_the_ai_leads_a_zero_point_card_where_a_5_would_do_as_well() -> None:
+    """Its weakest single is the 5, but a led 5 is 5 points for whoever takes the trick."""
+    game = game_of(
+        "5 6 9 9 J J 大王", "4 7 8 Q K 2 10", "6 7 8 10 A 大王", "4 5 9 Q K 2", "7 8 10 J A"
+    )
+    game.reveal(0, False)
+    game.reveal(2, False)
+    assert ranks(AiPlayer().choose(game.view(0))) == [6]
+
+
+def test_the_ai_answers_an_opponent_without_handing_it_points() -> None:
+    """Over a known opponent's 4 the 5 and the 6 are both beatable: the 6 risks no points."""
+    game = game_of("大王 4 8 Q", "5 6 J J Q Q K K", "大王 7 8 9 9", "5 10 A", "7 8 10 2")
+    game.reveal(0, True)
+    game.reveal(2, False)
+    game.play(0, parse_cards("4"))
+    view = game.view(1)
+    assert view.opponents == (0,)
+    assert ranks(AiPlayer().choose(view)) == [6]
+
+
+def test_alone_against_four_it_bombs_for_points_with_its_cheapest_rung() -> None:
+    """Both 大王 in one hand: every other seat is an opponent, a 5 is worth a bomb, and the
+    三路 does it: the 大王 are kept for the tricks that need them."""
+    game = game_of(
+        "大王 大王 6 6 6 8 9 J Q", "5 7 8 9 10 J", "4 7 8 9 J 2", "5 9 10 J Q K", "7 8 10 A Q",
+        leader=1,
+    )
+    game.reveal(0, False)
+    game.play(1, parse_cards("5"))
+    game.play(2, parse_cards("2"))
+    view = game.view(0)
+    assert view.opponents == (1, 2, 3, 4) and view.trick_points == 5
+    choice = AiPlayer().choose(view)
+    assert choice is not None and choice.tier == 1 and ranks(choice) == [6, 6, 6]
+
+
+@pytest.mark.parametrize(("taken_with", "bombs"), [("大王", True), ("2", False)])
+def test_a_played_大王_tells_the_others_whom_to_play_against(
+    taken_with: str, bombs: bool
+) -> None:
+    """Seat 0 takes a 5 with a 大王: seat 1, without one, now knows it for an opponent and
+    bombs it for the 5 points. Taken with a 2, seat 0 could be a partner: the bomb waits."""
+    holder_4 = "5 7 8 10 A 大王 4" if taken_with == "大王" else "5 7 8 10 A 大王 大王"
+    game = game_of(
+        f"{taken_with} 6 7 8 9 J Q", "小王 小王 4 6 8 9 Q", "4 7 8 9 J K", "5 9 10 J Q K",
+        holder_4, leader=4,
+    )
+    for seat in sorted(game.reveal_pending):
+        game.reveal(seat, False)
+    game.play(4, parse_cards("5"))
+    game.play(0, parse_cards(taken_with))
+    view = game.view(1)
+    assert view.opponents == ((0,) if bombs else ())
+    choice = AiPlayer().choose(view)
+    if bombs:
+        assert choice is not None and choice.tier == 8  # 双小王
+    else:
+        assert choice is None
+
+
+def test_the_ai_goes_out_with_its_last_cards_when_they_are_a_legal_play() -> None:
+    """Going out first is 扛旗: with 90 points on its side that wins the game."""
+    game = game_of("大王 4 5 6", "7 8 9", "大王 J Q K A", "5 9 10 J", "7 8 10 2", leader=0)
+    game.reveal(0, False)
+    game.reveal(2, False)
+    game.play(0, parse_cards("4 5 6"))
+    assert ranks(AiPlayer().choose(game.view(1))) == [7, 8, 9]
 
 
 def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
