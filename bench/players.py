@@ -28,7 +28,7 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
-from bench.tune import PREVIOUS, tuned_factory
+from bench.tune import PREVIOUS, QUIET_ALONE, tuned_factory
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
 from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
@@ -36,7 +36,7 @@ RESULTS = Path(__file__).parent / "results" / "players.md"
 
 MATCHES = (
     ("shuangkou", "ai,random,ai,random", "AI team vs random team", ("win", 0.95)),
-    ("shuangkou", "ai,greedy,ai,greedy", "AI team vs greedy team", ("win", 0.70)),
+    ("shuangkou", "ai,greedy,ai,greedy", "AI team vs greedy team", ("win", 0.90)),
     ("paowang", "ai,random,ai,random,random", "2 AI with 3 random", ("delta", 0.0)),
     ("paowang", "ai,greedy,ai,greedy,greedy", "2 AI with 3 greedy", ("delta", 0.0)),
 )
@@ -198,7 +198,7 @@ def paired_section(
             flush=True,
         )
 
-    # what this round of work changed: 双扣's look-ahead, 刨王's bomb thresholds
+    # what the work on #15 changed: 双扣's look-ahead, 刨王's bomb thresholds and 亮王 alone
     show(
         run_match(
             "shuangkou",
@@ -214,7 +214,17 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(PREVIOUS),
-            title="the AI as it was (bombs for 15 / 25 points)",
+            title="the AI as it was (bombs for 15 / 25 points, 亮王 alone from -10)",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
+    show(
+        run_match(
+            "paowang",
+            deals,
+            tuned_factory(QUIET_ALONE),
+            title="the AI with the earlier 亮王 alone (from a plan score of -10, not -30)",
             seed=seed,
             jobs=jobs,
         )

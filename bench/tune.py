@@ -21,8 +21,11 @@ from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
 
-#: the defaults before this benchmark changed them (bomb thresholds 15 / 25 points)
-PREVIOUS = Tuning(bomb_points_foe=15, bomb_points_unknown=25)
+#: the defaults before this benchmark changed them (bomb thresholds 15 / 25 points, 亮王 with
+#: both 大王 only from a plan score of -10)
+PREVIOUS = Tuning(bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0)
+#: today's defaults but the earlier, stricter 亮王 alone
+QUIET_ALONE = Tuning(reveal_alone=-10.0)
 
 VARIANTS: tuple[dict[str, Any], ...] = (
     {"follow_cost": -2.0},
@@ -35,8 +38,9 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"bomb_points_unknown": 35},
     {"reveal_with_partner": -25.0},
     {"reveal_with_partner": -15.0},
-    {"reveal_alone": -5.0},
-    {"reveal_alone": -15.0},
+    {"reveal_alone": -10.0},
+    {"reveal_alone": -20.0},
+    {"reveal_alone": -40.0},
     {"risk_weight": 0.2},
     {"risk_weight": 0.7},
     {"win_weight": 0.15},
@@ -60,8 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--only", default="", help="only the variants changing this field (e.g. reveal_alone)"
+    )
     args = parser.parse_args(argv)
     for change in VARIANTS:
+        if args.only and args.only not in change:
+            continue
         tuning = dataclasses.replace(Tuning(), **change)
         factory = tuned_factory(tuning)
         report = run_match(

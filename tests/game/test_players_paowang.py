@@ -271,6 +271,19 @@ def test_the_ai_reveals_a_strong_hand_and_keeps_a_weak_one_quiet() -> None:
         assert AiPlayer().choose_reveal(view) is expected
 
 
+def test_with_both_大王_a_middling_hand_reveals() -> None:
+    """Alone against four, revealed 双大王 (row 23) outranks nearly the whole ladder: paired
+    matches favoured revealing with all but the weakest hands (bench/tune.py)."""
+    hand = parse_cards("大王 大王 4 6 8 10 Q 4 5 6 8 10 Q 5 9 K 7 J 2 2")
+    assert -30 <= plan_for(counts_of(hand), revealed=True).score < -10
+    others = [
+        [c for c in other if c >> 3 != BIG_JOKER] for other in paowang.Game.deal(1).hands[1:]
+    ]
+    game = paowang.Game([hand, *others], leader=0)
+    assert game.view(0).reveal_pending
+    assert AiPlayer().choose_reveal(game.view(0)) is True
+
+
 # -- strength, on small samples ------------------------------------------------------------
 
 
