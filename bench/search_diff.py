@@ -1,0 +1,125 @@
+"""Where the search player departs from the bot's AI in 刨王, and what it expects to gain:
+``python -m bench.search_diff [--deals N] [--seed S]``.
+
+It plays deals as :mod:`bench.search_match` does (two search seats among three AI seats) and,
+at every decision where the search takes another move than the AI would, notes the kind of
+change and the mean gain the search measured for it. The table sorts the kinds of change by
+that gain: it says which of the AI's judgements lose most, to work on first. The gains are the
+search's own estimates on its samples (noisy, and picked as the best of several), so only the
+ranking means much, not the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+
+from bench.search import SearchPlayer
+from bench.search_match import PAOWANG_PAIRS, SearchBudget
+from bot.game.common import Combo, SeatView
+from bot.game.players import AiPlayer, Player
+from bot.game.players.sampling import act, clone, determinize, finish
+from bot.simulate import new_game, play_out
+
+#: (kind of change, searched decision's gain in points per sample)
+Change = tuple[str, float]
+
+
+def kind_of_change(view: SeatView, ai: Combo | None, search: Combo | None) -> str:
+    if view.on_table is None:
+        return "leads something else"
+    if view.on_table_seat in view.partners:
+        return "overtakes a known partner" if ai is None else "other, on a known partner's trick"
+    ai_bomb = ai is not None and bool(ai.tier)
+    search_bomb = search is not None and bool(search.tier)
+    if ai is None:
+        return "bombs where the AI passes" if search_bomb else "answers where the AI passes"
+    if search is None:
+        return "passes where the AI bombs" if ai_bomb else "passes where the AI answers"
+    if ai_bomb and search_bomb:
+        return "another bomb"
+    if ai_bomb or search_bomb:
+        return "a bomb for an ordinary answer, or back"
+    return "another ordinary answer"
+
+
+class DiffingSearch(SearchPlayer):
+    """The search player, noting each decision where it overrules the AI."""
+
+    def __init__(self, seed: int, budget: SearchBudget, changes: list[Change]) -> None:
+        super().__init__(
+            seed,
+            samples=budget.samples,
+            max_candidates=budget.max_candidates,
+            margin=budget.margin,
+        )
+        self.changes = changes
+
+    def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
+        assert view.seat is not None
+        totals = [0.0] * len(moves)
+        samples = 0
+        for _ in range(self.samples):
+            found = determinize(view, self.rng)
+            if found is None:
+                return moves[0]
+            samples += 1
+            for index, move in enumerate(moves):
+                game = clone(found[1])
+                act(game, view.seat, move)
+                totals[index] += finish(game, self.rollout)[view.seat]
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        gain = (totals[best] - totals[0]) / samples
+        if best == 0 or gain < self.margin:
+            return moves[0]
+        self.changes.append((kind_of_change(view, moves[0], moves[best]), gain))
+        return moves[best]
+
+
+def collect(deals: int, seed: int, budget: SearchBudget) -> list[Change]:
+    changes: list[Change] = []
+    for deal in range(deals):
+        game = new_game("paowang", seed * 1_000_003 + 700_000 + deal)
+        pair = PAOWANG_PAIRS[deal % len(PAOWANG_PAIRS)]
+        players: list[Player] = [
+            DiffingSearch(deal * 10 + seat, budget, changes) if seat in pair else AiPlayer(seat)
+            for seat in range(game.seats)
+        ]
+        play_out(game, players)
+    return changes
+
+
+def table(changes: Sequence[Change]) -> str:
+    counts: dict[str, int] = defaultdict(int)
+    gains: dict[str, float] = defaultdict(float)
+    for kind, gain in changes:
+        counts[kind] += 1
+        gains[kind] += gain
+    total = sum(gains.values()) or 1.0
+    lines = [
+        "| the search, where the AI would not | decisions | share | share of expected gain |",
+        "| --- | --- | --- | --- |",
+    ]
+    for kind in sorted(gains, key=lambda k: -gains[k]):
+        lines.append(
+            f"| {kind} | {counts[kind]} | {100 * counts[kind] / len(changes):.0f}% "
+            f"| {100 * gains[kind] / total:.0f}% |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.search_diff", description=__doc__)
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args(argv)
+    changes = collect(args.deals, args.seed, SearchBudget())
+    print(f"{len(changes)} decisions changed in {args.deals} deals (seed {args.seed})")
+    print(table(changes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
