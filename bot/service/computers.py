@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.game.cards import format_cards
@@ -32,12 +33,19 @@ class ComputerSeats:
             self._players[key] = player
         return player
 
-    def choice(self, table: Table, index: int) -> Action:
-        """What the computer plays for seat ``index`` now (it never refuses to choose)."""
+    async def choice(self, table: Table, index: int) -> Action:
+        """What the computer plays for seat ``index`` now (it never refuses to choose).
+
+        The choice is made in a worker thread: near the end of a 双扣 game the AI plays a few
+        deals out (tens of milliseconds at worst), and the other tables, the web table and
+        the updates must not wait for it. The caller holds the table's lock, so nothing
+        changes the game meanwhile; the player reads only the view, built here.
+        """
         game = table.engine
         view = game.view(index)
+        player = self.player(table, index)
         try:
-            combo = self.player(table, index).choose(view)
+            combo = await asyncio.to_thread(player.choose, view)
         except Exception:  # a player bug must not stall the table: fall back to the simplest
             log.exception("computer player failed; falling back")
             combo = None

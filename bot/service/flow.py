@@ -137,7 +137,7 @@ class PlayFlow:
         index = table.engine.turn
         if index is None:
             return
-        action = self.hub.computers.choice(table, index)
+        action = await self.hub.computers.choice(table, index)
         await self.hub.actions.act(table, index, action, Source.COMPUTER)
 
     async def turn_timeout(self, table: Table) -> None:
@@ -146,7 +146,7 @@ class PlayFlow:
         if index is None:
             return
         can_pass = table.engine.can_pass(index)
-        action = Action.pass_(index) if can_pass else self.hub.computers.choice(table, index)
+        action = Action.pass_(index) if can_pass else await self.hub.computers.choice(table, index)
         await self.hub.actions.act(table, index, action, Source.TIMER)
 
     async def timed_out(self, table: Table, index: int, passed: bool) -> None:

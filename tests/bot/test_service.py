@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
 from bot.callbacks import Act, Callback
+from bot.game.players import AiPlayer
 from bot.service.result_text import result_text
 from bot.storage import open_database
 from bot.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
@@ -235,6 +237,29 @@ async def test_a_timer_job_that_fails_is_tried_again(db, monkeypatch) -> None:
         assert [a.seq for a in stored] == list(range(len(table.log)))
 
 
+async def test_computers_decide_off_the_event_loop(db, monkeypatch) -> None:
+    """Near the end of a 双扣 game the AI plays deals out: its choices run in worker threads,
+    so that the other tables and the web do not wait for them."""
+    threads: list[int] = []
+    choose = AiPlayer.choose
+
+    def spy(self, view):
+        threads.append(threading.get_ident())
+        return choose(self, view)
+
+    monkeypatch.setattr(AiPlayer, "choose", spy)
+    async with running_service(db) as (service, messenger):
+        opener = user(1)
+        await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=SHUANGKOU)
+        table = service.tables[service.by_chat[GROUP]]
+        for _ in range(4):
+            await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
+        await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+        await wait_until(lambda: table.status == "finished", messenger.changed)
+    assert len(threads) >= 20
+    assert threading.get_ident() not in threads
+
+
 async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, monkeypatch) -> None:
     """A computer's turn went through, then storing the human's prompt failed: the retry
     prompts the human again; it must not run the computer's turn again, on the human's seat."""
@@ -255,10 +280,10 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
                 raise sqlite3.OperationalError("database is locked")
             return await save(game_id, **fields)
 
-        def spy(current, index):
+        async def spy(current, index):
             if index == 0:
                 chose_for_the_human.append(len(current.log))
-            return choose(current, index)
+            return await choose(current, index)
 
         monkeypatch.setattr(service.db.games, "save", flaky_save)
         monkeypatch.setattr(service.hub.computers, "choice", spy)
