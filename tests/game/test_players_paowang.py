@@ -11,7 +11,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from bot.game.common import Combo
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.decompose import counts_of
-from bot.game.players.paowang_ai import plan_for
+from bot.game.players.paowang_ai import Tuning, plan_for
 from bot.simulate import next_actor, play_out, run_simulation
 
 
@@ -246,6 +246,33 @@ def test_the_ai_goes_out_with_its_last_cards_when_they_are_a_legal_play() -> Non
     game.reveal(2, False)
     game.play(0, parse_cards("4 5 6"))
     assert ranks(AiPlayer().choose(game.view(1))) == [7, 8, 9]
+
+
+@pytest.mark.parametrize("for_the_lead", [True, False])
+def test_the_ai_takes_a_known_opponents_trick_with_a_三路_to_lead(for_the_lead: bool) -> None:
+    """No points in the trick, ten cards each: a higher rung would wait, but the lowest one
+    buys the lead for little (paired matches, bench/results/tuning.md)."""
+    hands = (
+        "大王 K Q 6 7 8 9 J J 4",  # revealed: seat 1 knows it for an opponent
+        "7 7 7 4 6 9 J 8 5 Q",  # nothing but its 三路 beats a Q
+        "大王 6 J 8 8",
+        "5 9 9 10 5 Q",
+        "7 8 10 A A",
+    )
+    game = game_of(*hands, leader=3)
+    game.reveal(0, True)
+    game.reveal(2, False)
+    game.play(3, parse_cards("9"))
+    game.pass_turn(4)
+    game.play(0, parse_cards("Q"))
+    view = game.view(1)
+    assert view.opponents == (0,) and view.trick_points == 0
+    player = AiPlayer(paowang_tuning=Tuning(sanlu_for_the_lead=for_the_lead))
+    choice = player.choose(view)
+    if for_the_lead:
+        assert choice is not None and choice.tier == 1 and ranks(choice) == [7, 7, 7]
+    else:
+        assert choice is None
 
 
 def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:

@@ -58,6 +58,10 @@ class Tuning:
     win_weight: float = 0.3
     #: leading: how much a part's own points hold it back
     lead_points_weight: float = 0.6
+    #: take a known opponent's trick with a 三路, the ladder's lowest rung, whatever its
+    #: points, when that is the bomb it would spend: the lead is worth it (paired matches:
+    #: +0.09 to +0.12 a seat and game on seeds 5, 6 and 8, bench/results/tuning.md)
+    sanlu_for_the_lead: bool = True
 
 
 def _rank_value(key: int) -> float:
@@ -307,6 +311,8 @@ class PaowangAI:
             return best
         if bomb_best is None:
             return None
+        if known_foe and bomb_best.tier == 1 and tuning.sanlu_for_the_lead:
+            return bomb_best
         spare_bombs = sum(1 for p in plan.parts if p.bomb)
         ordinary_left = sum(1 for p in plan.parts if not p.bomb)
         worth = at_stake >= (tuning.bomb_points_foe if known_foe else tuning.bomb_points_unknown)
