@@ -28,7 +28,7 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
-from bench.tune import NO_SANLU, PREVIOUS, QUIET_ALONE, tuned_factory
+from bench.tune import PREVIOUS, QUIET_ALONE, tuned_factory
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
 from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
@@ -198,8 +198,7 @@ def paired_section(
             flush=True,
         )
 
-    # what the work on #15 changed: 双扣's look-ahead; 刨王's bomb thresholds, 亮王 alone and
-    # the 三路 for the lead
+    # what the work on #15 changed: 双扣's look-ahead, 刨王's bomb thresholds and 亮王 alone
     show(
         run_match(
             "shuangkou",
@@ -215,8 +214,7 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(PREVIOUS),
-            title="the AI as it was (bombs for 15 / 25 points, 亮王 alone from -10, no 三路 "
-            "for the lead)",
+            title="the AI as it was (bombs for 15 / 25 points, 亮王 alone from -10)",
             seed=seed,
             jobs=jobs,
         )
@@ -227,16 +225,6 @@ def paired_section(
             deals,
             tuned_factory(QUIET_ALONE),
             title="the AI with the earlier 亮王 alone (from a plan score of -10, not -30)",
-            seed=seed,
-            jobs=jobs,
-        )
-    )
-    show(
-        run_match(
-            "paowang",
-            deals,
-            tuned_factory(NO_SANLU),
-            title="the AI without the 三路 for the lead",
             seed=seed,
             jobs=jobs,
         )

@@ -22,14 +22,10 @@ from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
 
 #: the defaults before this benchmark changed them (bomb thresholds 15 / 25 points, 亮王 with
-#: both 大王 only from a plan score of -10, no 三路 for the lead)
-PREVIOUS = Tuning(
-    bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, sanlu_for_the_lead=False
-)
+#: both 大王 only from a plan score of -10)
+PREVIOUS = Tuning(bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0)
 #: today's defaults but the earlier, stricter 亮王 alone
 QUIET_ALONE = Tuning(reveal_alone=-10.0)
-#: today's defaults but no 三路 for the lead
-NO_SANLU = Tuning(sanlu_for_the_lead=False)
 
 VARIANTS: tuple[dict[str, Any], ...] = (
     {"follow_cost": -2.0},
@@ -51,7 +47,7 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"win_weight": 0.5},
     {"lead_points_weight": 0.3},
     {"lead_points_weight": 1.0},
-    {"sanlu_for_the_lead": False},
+    {"sanlu_for_the_lead": True},
 )
 
 

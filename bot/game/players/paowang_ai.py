@@ -59,9 +59,10 @@ class Tuning:
     #: leading: how much a part's own points hold it back
     lead_points_weight: float = 0.6
     #: take a known opponent's trick with a 三路, the ladder's lowest rung, whatever its
-    #: points, when that is the bomb it would spend: the lead is worth it (paired matches:
-    #: +0.09 to +0.12 a seat and game on seeds 5, 6 and 8, bench/results/tuning.md)
-    sanlu_for_the_lead: bool = True
+    #: points, when that is the bomb it would spend, to lead next. Off: paired matches
+    #: disagree (+0.09 to +0.12 a seat and game on seeds 5, 6 and 8, -0.13 on the
+    #: benchmark's seed 0; bench/results/tuning.md)
+    sanlu_for_the_lead: bool = False
 
 
 def _rank_value(key: int) -> float:
