@@ -47,14 +47,20 @@ async def test_a_table_of_computers_plays_shuangkou_to_the_end(db, env) -> None:
     assert "结果" in shown
 
 
-async def test_a_table_of_computers_plays_paowang_to_the_end(db, env) -> None:
-    service, messenger = env
+async def _computers_only(service, variant):
+    """A table opened by user 1 and filled with computers, started."""
     opener = user(1)
-    await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=PAOWANG)
+    await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=variant)
     table = service.tables[service.by_chat[GROUP]]
-    for _ in range(5):
+    while not table.full:
         await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
     await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+    return table
+
+
+async def test_a_table_of_computers_plays_paowang_to_the_end(db, env) -> None:
+    service, messenger = env
+    table = await _computers_only(service, PAOWANG)
     await wait_until(lambda: table.status == "finished", messenger.changed)
     await table.channel.drain()
     assert (await db.games.get(table.game_id)).status == "finished"
@@ -249,12 +255,7 @@ async def test_computers_decide_off_the_event_loop(db, monkeypatch) -> None:
 
     monkeypatch.setattr(AiPlayer, "choose", spy)
     async with running_service(db) as (service, messenger):
-        opener = user(1)
-        await service.new_game(chat_id=GROUP, chat_title="g", opener=opener, variant=SHUANGKOU)
-        table = service.tables[service.by_chat[GROUP]]
-        for _ in range(4):
-            await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.COMPUTER))
-        await service.on_lobby_callback(opener, Callback(table.game_id, 0, Act.START))
+        table = await _computers_only(service, SHUANGKOU)
         await wait_until(lambda: table.status == "finished", messenger.changed)
     assert len(threads) >= 20
     assert threading.get_ident() not in threads

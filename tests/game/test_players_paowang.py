@@ -8,7 +8,7 @@ import pytest
 
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
-from bot.game.common import Combo
+from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import Tuning, plan_for
@@ -147,6 +147,19 @@ def test_before_the_teams_are_known_a_holder_has_no_partner() -> None:
     assert game.view(2).partners == ()  # it does not know: seat 0 is any other seat to it
 
 
+def _known_opponent_takes(lead: str, answer: str, seat_1: str) -> SeatView:
+    """Seat 3 leads, seat 0 (a revealed 大王: a known opponent to seat 1) takes it over:
+    seat 1's view, to answer or not."""
+    hands = ("大王 K Q 6 7 8 9 J J 4", seat_1, "大王 6 J 8 8", "5 9 9 10 5 Q", "7 8 10 A A")
+    game = game_of(*hands, leader=3)
+    game.reveal(0, True)
+    game.reveal(2, False)
+    game.play(3, parse_cards(lead))
+    game.pass_turn(4)
+    game.play(0, parse_cards(answer))
+    return game.view(1)
+
+
 @pytest.mark.parametrize(
     ("lead", "answer", "points", "bombs"),
     [("10", "K", 20, True), ("5", "Q", 5, True), ("9", "Q", 0, False)],
@@ -156,20 +169,8 @@ def test_the_ai_bombs_a_known_opponent_for_points_only(
 ) -> None:
     """A known opponent taking a trick with points in it (5 are enough: paired matches,
     bench/tune.py) is bombed; a trick without points is not worth the bomb yet."""
-    hands = (
-        "大王 K Q 6 7 8 9 J J 4",  # revealed: seat 1 knows it for an opponent
-        "4 4 4 4 6 7 9 J Q 8",  # only its 四路 beats a K or a Q
-        "大王 6 J 8 8",
-        "5 9 9 10 5 Q",
-        "7 8 10 A A",
-    )
-    game = game_of(*hands, leader=3)
-    game.reveal(0, True)
-    game.reveal(2, False)
-    game.play(3, parse_cards(lead))
-    game.pass_turn(4)
-    game.play(0, parse_cards(answer))
-    view = game.view(1)
+    # only its 四路 beats a K or a Q
+    view = _known_opponent_takes(lead, answer, seat_1="4 4 4 4 6 7 9 J Q 8")
     assert view.opponents == (0,) and view.trick_points == points
     choice = AiPlayer().choose(view)
     if bombs:
@@ -252,20 +253,8 @@ def test_the_ai_goes_out_with_its_last_cards_when_they_are_a_legal_play() -> Non
 def test_the_ai_takes_a_known_opponents_trick_with_a_三路_to_lead(for_the_lead: bool) -> None:
     """No points in the trick, ten cards each: a higher rung would wait, but the lowest one
     buys the lead for little (paired matches, bench/results/tuning.md)."""
-    hands = (
-        "大王 K Q 6 7 8 9 J J 4",  # revealed: seat 1 knows it for an opponent
-        "7 7 7 4 6 9 J 8 5 Q",  # nothing but its 三路 beats a Q
-        "大王 6 J 8 8",
-        "5 9 9 10 5 Q",
-        "7 8 10 A A",
-    )
-    game = game_of(*hands, leader=3)
-    game.reveal(0, True)
-    game.reveal(2, False)
-    game.play(3, parse_cards("9"))
-    game.pass_turn(4)
-    game.play(0, parse_cards("Q"))
-    view = game.view(1)
+    # nothing but its 三路 beats a Q
+    view = _known_opponent_takes("9", "Q", seat_1="7 7 7 4 6 9 J 8 5 Q")
     assert view.opponents == (0,) and view.trick_points == 0
     player = AiPlayer(paowang_tuning=Tuning(sanlu_for_the_lead=for_the_lead))
     choice = player.choose(view)
