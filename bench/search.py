@@ -61,20 +61,28 @@ class SearchPlayer:
             self.seconds += time.perf_counter() - started
 
     def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
+        totals = self._totals(view, moves)
+        if totals is None:  # nothing agrees with the view: play as the AI does
+            return moves[0]
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        # a handful of play-outs is noisy: leave the AI's choice only for a clear gain
+        if totals[best] - totals[0] < self.margin * self.samples:
+            return moves[0]
+        return moves[best]
+
+    def _totals(self, view: SeatView, moves: list[Combo | None]) -> list[float] | None:
+        """Each move's score for the seat, summed over the samples (the same samples for
+        every move); None if no sample agrees with the view."""
         assert view.seat is not None
         totals = [0.0] * len(moves)
         for _ in range(self.samples):
             found = determinize(view, self.rng)
-            if found is None:  # nothing agrees with the view: play as the AI does
-                return moves[0]
+            if found is None:
+                return None
             _, position = found
             for index, move in enumerate(moves):
                 game = clone(position)
                 act(game, view.seat, move)
                 totals[index] += finish(game, self.rollout)[view.seat]
                 self.rollouts += 1
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        # a handful of play-outs is noisy: leave the AI's choice only for a clear gain
-        if totals[best] - totals[0] < self.margin * self.samples:
-            return moves[0]
-        return moves[best]
+        return totals

@@ -20,7 +20,6 @@ from bench.search import SearchPlayer
 from bench.search_match import PAOWANG_PAIRS, SearchBudget
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
-from bot.game.players.sampling import act, clone, determinize, finish
 from bot.simulate import new_game, play_out
 
 #: (kind of change, searched decision's gain in points per sample)
@@ -56,26 +55,20 @@ class DiffingSearch(SearchPlayer):
             margin=budget.margin,
         )
         self.changes = changes
+        self._last_totals: list[float] | None = None
 
     def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
-        assert view.seat is not None
-        totals = [0.0] * len(moves)
-        samples = 0
-        for _ in range(self.samples):
-            found = determinize(view, self.rng)
-            if found is None:
-                return moves[0]
-            samples += 1
-            for index, move in enumerate(moves):
-                game = clone(found[1])
-                act(game, view.seat, move)
-                totals[index] += finish(game, self.rollout)[view.seat]
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        gain = (totals[best] - totals[0]) / samples
-        if best == 0 or gain < self.margin:
-            return moves[0]
-        self.changes.append((kind_of_change(view, moves[0], moves[best]), gain))
-        return moves[best]
+        choice = super()._search(view, moves)
+        if choice is not moves[0]:
+            totals = self._last_totals
+            assert totals is not None
+            gain = (max(totals) - totals[0]) / self.samples
+            self.changes.append((kind_of_change(view, moves[0], choice), gain))
+        return choice
+
+    def _totals(self, view: SeatView, moves: list[Combo | None]) -> list[float] | None:
+        self._last_totals = super()._totals(view, moves)
+        return self._last_totals
 
 
 def collect(deals: int, seed: int, budget: SearchBudget) -> list[Change]:
