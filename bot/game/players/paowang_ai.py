@@ -219,7 +219,7 @@ class PaowangAI:
 
         Revealing also lifts the 大王 up the ladder (row 6 to 12, 双大王 17 to 23) but tells the
         table whom to play against. With one 大王 the threshold is a plan score that about the
-        better half of such hands reach (measured in simulation). With both, nearly every hand
+        better 44% of such hands reach (measured in simulation). With both, nearly every hand
         reveals (all but the weakest tenth): 双大王 revealed beats all but the top rows of the
         ladder, and in paired matches revealing from -30 gained +0.11 to +0.22 a seat and game
         over the earlier, stricter -10 (``bench/tune.py``).
