@@ -11,7 +11,14 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.decompose import counts_of
-from bot.game.players.paowang_ai import Tuning, plan_for
+from bot.game.players.paowang_ai import (
+    BOMB_FEATURES,
+    PaowangAI,
+    Tuning,
+    bomb_gain_expected,
+    plan_for,
+)
+from bot.game.players.paowang_bomb_model import BOMB_TREES
 from bot.simulate import next_actor, play_out, run_simulation
 
 
@@ -309,3 +316,48 @@ def test_the_ai_gains_points_at_a_table_of_baselines(others: str) -> None:
     report = run_simulation("paowang", games=200, players=players, seed=3)
     ai = report.kinds["ai"]
     assert ai.mean_delta > 0.5 and ai.mean_delta - ai.ci95 > 0
+
+
+# -- the learned bomb-or-pass model -------------------------------------------------------------
+
+
+def test_a_bomb_question_is_read_as_the_model_expects() -> None:
+    """The question a known opponent's 20-point trick poses: one number per named feature,
+    the bomb the AI would spend, and the rules' answer."""
+    view = _known_opponent_takes("10", "K", seat_1="4 4 4 4 6 7 9 J Q 8")
+    question = PaowangAI().bomb_question(view)
+    assert question is not None
+    assert question.rule and question.bomb.kind == "ladder"
+    assert len(question.inputs) == len(BOMB_FEATURES)
+    named = dict(zip(BOMB_FEATURES, question.inputs, strict=True))
+    assert named["points/10"] == 2.0 and named["known foe"] == 1.0
+    assert named["no points"] == 0.0 and named["taker revealed"] == 1.0
+    assert named["rules say bomb"] == 1.0
+
+
+def test_no_bomb_question_where_an_ordinary_answer_or_nothing_is_played() -> None:
+    game = _revealed_game(True, True)
+    game.play(0, parse_cards("6"))
+    game.pass_turn(1)
+    assert PaowangAI().bomb_question(game.view(2)) is None  # a known partner's trick
+    assert PaowangAI().bomb_question(game.view(0)) is None  # not its turn to answer
+
+
+@pytest.mark.parametrize("learned", [True, False])
+def test_the_bomb_is_played_as_the_model_or_the_rules_say(learned: bool) -> None:
+    view = _known_opponent_takes("9", "Q", seat_1="4 4 4 4 6 7 9 J Q 8")
+    ai = PaowangAI(tuning=Tuning(learned_bombs=learned))
+    question = ai.bomb_question(view)
+    assert question is not None
+    says = bomb_gain_expected(question.inputs) > 0 if learned else question.rule
+    assert (ai.choose(view) == question.bomb) is says
+
+
+def test_the_committed_bomb_model_reads_only_the_named_features() -> None:
+    assert BOMB_TREES, "the model file holds no trees: run bench.train_bombs fit --write"
+    for feature, threshold, left, right, value in BOMB_TREES:
+        assert len(feature) == len(threshold) == len(left) == len(right) == len(value)
+        for node, index in enumerate(feature):
+            if index >= 0:
+                assert index < len(BOMB_FEATURES)
+                assert node < left[node] < len(feature) and node < right[node] < len(feature)

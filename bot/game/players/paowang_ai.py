@@ -20,6 +20,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
 from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
+from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
 
 FOUR, ACE, TWO = 4, 14, 15
 TURN = 7.0
@@ -63,6 +64,9 @@ class Tuning:
     #: disagree (+0.09 to +0.12 a seat and game on seeds 5, 6 and 8, -0.13 on the
     #: benchmark's seed 0; bench/results/tuning.md)
     sanlu_for_the_lead: bool = False
+    #: decide bomb-or-pass by the model fitted to the search player's play-outs
+    #: (:data:`BOMB_FEATURES`, ``bench/train_bombs.py``) instead of the rules above
+    learned_bombs: bool = False
 
 
 def _rank_value(key: int) -> float:
@@ -168,6 +172,8 @@ def part_matches(part: Part, combo: Combo) -> bool:
 
 #: cards per rank in the deck
 DECK = tuple([0] * 4 + [8] * 12 + [2, 2])
+#: cards dealt in all
+DEALT = sum(DECK)
 
 
 def cards_unseen(view: SeatView) -> list[int]:
@@ -203,6 +209,83 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
         if run >= part.chain and rank > part.key:
             return True
     return False
+
+
+@dataclass(frozen=True, slots=True)
+class BombQuestion:
+    """A trick of a seat not known to be a partner, no ordinary answer worth playing, and a
+    bomb in hand: bomb it, or pass."""
+
+    bomb: Combo  # the bomb it would spend (the one that costs the plan least)
+    rule: bool  # what the hand-written rules say
+    features: tuple[float, ...]  # the position, as :func:`bomb_features` reads it
+
+    @property
+    def inputs(self) -> tuple[float, ...]:
+        """What the learned model reads: the features and the rules' answer."""
+        return model_inputs(self.features, self.rule)
+
+
+def model_inputs(features: Sequence[float], rule: bool) -> tuple[float, ...]:
+    return (*features, float(rule))
+
+
+#: what the learned bomb model reads, in the order of :func:`bomb_features`
+BOMB_FEATURES = (
+    "bias", "points/10", "known foe", "foe x points/10", "taker near out", "foe near out",
+    "rung/10", "plan change/10", "bombs held", "plain parts/5", "one plain part left",
+    "hand/10", "share played", "revealed", "alone", "our points/100", "their points/100",
+    "spends a 大王", "weak parts after/5", "no points", "taker revealed", "rung x played/10",
+    "points x played/10", "rules say bomb",
+)
+
+
+def bomb_features(
+    view: SeatView, plan: Plan, counts: Sequence[int], bomb: Combo, bomb_gain: float,
+    revealed: bool,
+) -> tuple[float, ...]:
+    """The bomb question as numbers, for the learned model: :data:`BOMB_FEATURES` but the
+    last, the rules' answer (:func:`model_inputs`)."""
+    taker = view.on_table_seat
+    assert taker is not None and view.seat is not None
+    at_stake = view.trick_points / 10
+    foe = float(taker in view.opponents)
+    taker_near = float(view.hand_sizes[taker] <= DANGER)
+    rest = list(counts)
+    for card in bomb.cards:
+        rest[card >> 3] -= 1
+    unseen = cards_unseen(view)
+    weak_after = sum(
+        1 for part in plan_for(rest, revealed).parts if not part.bomb and _beatable(part, unseen)
+    )
+    played = 1.0 - sum(view.hand_sizes) / DEALT
+    ours = (view.seat, *view.partners)
+    points = view.points or (0,) * len(view.hand_sizes)
+    shown = view.revealed_jokers[view.seat] if view.revealed_jokers else 0
+    alone = float(counts[BIG_JOKER] == 2 or shown == 2)
+    return (
+        1.0, at_stake, foe, foe * at_stake, taker_near, foe * taker_near,
+        bomb.tier / 10, bomb_gain / 10, float(sum(1 for p in plan.parts if p.bomb)),
+        sum(1 for p in plan.parts if not p.bomb) / 5,
+        float(sum(1 for p in plan.parts if not p.bomb) <= 1),
+        len(view.hand) / 10, played, float(revealed), alone,
+        sum(points[s] for s in ours) / 100, sum(points[s] for s in view.opponents) / 100,
+        float(any(card >> 3 == BIG_JOKER for card in bomb.cards)), weak_after / 5,
+        float(view.trick_points == 0), float(bool(view.revealed) and view.revealed[taker]),
+        bomb.tier / 10 * played, at_stake * played,
+    )
+
+
+def bomb_gain_expected(inputs: Sequence[float]) -> float:
+    """What bombing is expected to gain over passing, in points for the seat: the sum of the
+    model's small regression trees (gradient boosting, ``bench/train_bombs.py``)."""
+    total = BOMB_BASE
+    for feature, threshold, left, right, value in BOMB_TREES:
+        node = 0
+        while feature[node] >= 0:
+            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+        total += value[node]
+    return total
 
 
 class PaowangAI:
@@ -245,7 +328,29 @@ class PaowangAI:
         plan = plan_for(counts, revealed)
         if view.on_table is None:
             return self._lead(view, plan, options)
-        return self._follow(view, plan, counts, options, revealed)
+        answer = self._follow(view, plan, counts, options, revealed)
+        if isinstance(answer, BombQuestion):
+            return answer.bomb if self._bombs(answer) else None
+        return answer
+
+    def bomb_question(self, view: SeatView) -> BombQuestion | None:
+        """The bomb-or-pass question this seat faces now, if it faces one (for the benchmark
+        that trains :mod:`.paowang_bombs`)."""
+        if view.on_table is None or view.reveal_pending:
+            return None
+        hand = view.hand
+        revealed = revealed_self(view)
+        options = paowang.legal_plays(hand, view.on_table, revealed=revealed)
+        if not options or any(len(combo.cards) == len(hand) for combo in options):
+            return None
+        counts = counts_of(hand)
+        answer = self._follow(view, plan_for(counts, revealed), counts, options, revealed)
+        return answer if isinstance(answer, BombQuestion) else None
+
+    def _bombs(self, question: BombQuestion) -> bool:
+        if self.tuning.learned_bombs:
+            return bomb_gain_expected(question.inputs) > 0.0
+        return question.rule
 
     @staticmethod
     def _danger(view: SeatView) -> int:
@@ -291,7 +396,8 @@ class PaowangAI:
     def _follow(
         self, view: SeatView, plan: Plan, counts: list[int], options: list[Combo],
         revealed: bool,
-    ) -> Combo | None:
+    ) -> Combo | BombQuestion | None:
+        """An ordinary answer, a pass, or the question whether to bomb (:meth:`_bombs`)."""
         on = view.on_table
         assert on is not None
         taker = view.on_table_seat
@@ -302,7 +408,7 @@ class PaowangAI:
         taker_left = view.hand_sizes[taker] if taker is not None else 99
         at_stake = view.trick_points
         tuning = self.tuning
-        (best, best_gain), (bomb_best, _) = _rank_follows(
+        (best, best_gain), (bomb_best, bomb_gain) = _rank_follows(
             options, plan, counts, revealed, at_stake, cards_unseen(view), tuning
         )
         urgent = taker_left <= DANGER or danger <= 2
@@ -317,14 +423,14 @@ class PaowangAI:
         spare_bombs = sum(1 for p in plan.parts if p.bomb)
         ordinary_left = sum(1 for p in plan.parts if not p.bomb)
         worth = at_stake >= (tuning.bomb_points_foe if known_foe else tuning.bomb_points_unknown)
-        if (
+        rule = (
             worth
             or (urgent and (known_foe or at_stake >= 10))
             or ordinary_left <= 1
             or (spare_bombs >= 4 and at_stake >= 10)
-        ):
-            return bomb_best
-        return None
+        )
+        features = bomb_features(view, plan, counts, bomb_best, bomb_gain, revealed)
+        return BombQuestion(bomb_best, rule, features)
 
 
 def _rank_follows(

@@ -1,0 +1,221 @@
+"""Fits the 刨王 AI's bomb-or-pass model to the search player's play-outs:
+``python -m bench.train_bombs collect --deals N --seed S --out FILE`` then
+``python -m bench.train_bombs fit FILE... [--write]``.
+
+``collect`` plays deals with the bot's AI in all five seats. At every bomb question (a trick
+of a seat not known to be a partner, no ordinary answer the AI would play, a bomb in hand:
+:meth:`bot.game.players.paowang_ai.PaowangAI.bomb_question`) it samples deals that agree with
+what the seat has seen and plays both answers out with the AI, as the search player does
+(:mod:`bench.search`), on the same samples. The question's label is what bombing gained over
+passing, in points for the seat, averaged over the samples. One JSON line per question.
+
+``fit`` is ridge regression of the label on the question's features
+(:data:`bot.game.players.paowang_ai.BOMB_FEATURES`). It holds a fifth of the deals out and
+prints, on them, what answering by the model gains over answering by the rules (by the labels,
+so it is the search's own, noisy estimate). ``--write`` fits again on every deal and writes
+the weights to ``bot/game/players/paowang_bomb_weights.py``. Both steps are deterministic for
+their arguments, so the weights in the repository can be made again from the command lines in
+that file's docstring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.search import SearchPlayer
+from bot.game.players import AiPlayer
+from bot.game.players.paowang_ai import PaowangAI, model_inputs
+from bot.simulate import decide, new_game, next_actor
+
+MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
+#: a regression tree as the bot reads it (see the model file)
+Tree = tuple[
+    tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]
+]
+#: deals of this seed's range are the training set; bench.players uses other ranges
+DEAL_OFFSET = 900_000
+
+
+def questions_of_deal(deal: int, seed: int, samples: int) -> list[dict[str, Any]]:
+    """Every bomb question of one all-AI deal, labelled by paired play-outs."""
+    game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
+    players = [AiPlayer(seat) for seat in range(game.seats)]
+    asker = PaowangAI()
+    search = SearchPlayer(deal, samples=samples)
+    found: list[dict[str, Any]] = []
+    while not game.over:
+        seat = next_actor(game)
+        assert seat is not None
+        view = game.view(seat)
+        question = None if view.reveal_pending else asker.bomb_question(view)
+        if question is not None:
+            totals = search._totals(view, [None, question.bomb])
+            if totals is not None:
+                found.append({
+                    "deal": deal,
+                    "features": question.features,
+                    "gain": (totals[1] - totals[0]) / samples,
+                    "rule": question.rule,
+                })
+        decide(players[seat], game, seat)
+    return found
+
+
+def collect(deals: int, seed: int, samples: int, jobs: int, out: Path) -> int:
+    work = functools.partial(questions_of_deal, seed=seed, samples=samples)
+    count = 0
+    with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
+        for found in pool.map(work, range(deals)):
+            for row in found:
+                file.write(json.dumps(row) + "\n")
+            count += len(found)
+            file.flush()
+    return count
+
+
+def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    rows = []
+    for number, path in enumerate(paths):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            row["deal"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals
+            row["inputs"] = model_inputs(row["features"], row["rule"])
+            rows.append(row)
+    return rows
+
+
+#: the boosting's settings: small trees, few, so that a decision stays well under a millisecond
+TREES = 100
+DEPTH = 3
+LEARNING_RATE = 0.05
+MIN_LEAF = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    base: float
+    trees: tuple[Tree, ...]
+
+    def predict(self, inputs: Sequence[float]) -> float:
+        total = self.base
+        for feature, threshold, left, right, value in self.trees:
+            node = 0
+            while feature[node] >= 0:
+                node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+            total += value[node]
+        return total
+
+
+def fit(rows: Sequence[dict[str, Any]]) -> Model:
+    """Gradient-boosted regression trees (scikit-learn) of the gain on the inputs, read out
+    into plain tuples (the bot does not import scikit-learn)."""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingRegressor
+
+    x = np.array([row["inputs"] for row in rows], dtype=float)
+    y = np.array([row["gain"] for row in rows], dtype=float)
+    boosting = GradientBoostingRegressor(
+        n_estimators=TREES, max_depth=DEPTH, learning_rate=LEARNING_RATE,
+        min_samples_leaf=MIN_LEAF, subsample=0.8, random_state=0,
+    )
+    boosting.fit(x, y)
+    trees = []
+    for (estimator,) in boosting.estimators_:
+        tree = estimator.tree_
+        trees.append((
+            tuple(int(f) if f >= 0 else -1 for f in tree.feature),
+            tuple(round(float(t), 6) for t in tree.threshold),
+            tuple(int(c) for c in tree.children_left),
+            tuple(int(c) for c in tree.children_right),
+            tuple(round(float(v) * LEARNING_RATE, 6) for v in tree.value[:, 0, 0]),
+        ))
+    base = float(boosting.init_.constant_[0, 0])
+    return Model(round(base, 6), tuple(trees))
+
+
+def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
+    """Mean gain per question of bombing where ``bombs`` says so, over always passing."""
+    return sum(row["gain"] for row, bomb in zip(rows, bombs, strict=True) if bomb) / len(rows)
+
+
+def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
+    fitted = fit(train)
+    model = [fitted.predict(row["inputs"]) > 0 for row in held]
+    rule = [bool(row["rule"]) for row in held]
+    best = [row["gain"] > 0 for row in held]
+    print(f"{len(train)} questions to fit, {len(held)} held out")
+    for name, bombs in (
+        ("never bomb", [False] * len(held)), ("always bomb", [True] * len(held)),
+        ("the rules", rule), ("the model", model), ("hindsight (the labels)", best),
+    ):
+        print(f"  {name:24} bombs {sum(bombs) / len(held):5.1%}  "
+              f"gain {policy_gain(held, bombs):+.3f} points per question")
+
+
+def write(model: Model, command: str, questions: int, path: Path = MODEL_FILE) -> None:
+    lines = [
+        '"""The 刨王 AI\'s bomb-or-pass model: what bombing gains over passing, in points, is',
+        "BOMB_BASE plus one leaf of every tree, found from the question's inputs (BOMB_FEATURES in",
+        "paowang_ai). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on",
+        f"{questions} questions; made with::",
+        "",
+        f"    {command}",
+        '"""',
+        "",
+        "# ruff: noqa: E501",
+        "",
+        "#: the mean gain before any tree (points)",
+        f"BOMB_BASE = {model.base!r}",
+        "#: one tree per row: feature index per node (-1: a leaf), threshold (go left when the",
+        "#: input is at most that), left child, right child, leaf value (points, learning rate",
+        "#: applied)",
+        "BOMB_TREES: tuple[",
+        "    tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], "
+        "tuple[float, ...]],",
+        "    ...,",
+        "] = (",
+    ]
+    for tree in model.trees:
+        lines.append(f"    {tree!r},")
+    lines.append(")")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.train_bombs", description=__doc__)
+    steps = parser.add_subparsers(dest="step", required=True)
+    gather = steps.add_parser("collect")
+    gather.add_argument("--deals", type=int, default=200)
+    gather.add_argument("--seed", type=int, default=11)
+    gather.add_argument("--samples", type=int, default=16)
+    gather.add_argument("--jobs", type=int, default=1)
+    gather.add_argument("--out", type=Path, required=True)
+    fitting = steps.add_parser("fit")
+    fitting.add_argument("files", type=Path, nargs="+")
+    fitting.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    if args.step == "collect":
+        count = collect(args.deals, args.seed, args.samples, args.jobs, args.out)
+        print(f"{count} questions from {args.deals} deals in {args.out}")
+        return 0
+    rows = load(args.files)
+    held = [row for row in rows if row["deal"] % 5 == 0]
+    train = [row for row in rows if row["deal"] % 5 != 0]
+    report(train, held)
+    if args.write:
+        command = "python -m bench.train_bombs fit " + " ".join(map(str, args.files)) + " --write"
+        write(fit(rows), command, len(rows))
+        print(f"model written to {MODEL_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
