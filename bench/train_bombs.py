@@ -1,21 +1,25 @@
 """Fits the 刨王 AI's bomb-or-pass model to the search player's play-outs:
-``python -m bench.train_bombs collect --deals N --seed S --out FILE`` then
-``python -m bench.train_bombs fit FILE... [--write]``.
+``python -m bench.train_bombs collect --deals N --seed S --jobs J --out FILE``, then
+``python -m bench.train_bombs fit FILE... [--write]`` (needs scikit-learn, in the test extra).
 
-``collect`` plays deals with the bot's AI in all five seats. At every bomb question (a trick
-of a seat not known to be a partner, no ordinary answer the AI would play, a bomb in hand:
+``collect`` plays deals with the bot's AI in all five seats, its bombs decided by the
+hand-written rules (``--policy rules``) or by the model in the repository (``--policy
+model``). At every bomb question (a trick of a seat not known to be a partner, no
+ordinary answer the AI would play, a bomb in hand:
 :meth:`bot.game.players.paowang_ai.PaowangAI.bomb_question`) it samples deals that agree with
-what the seat has seen and plays both answers out with the AI, as the search player does
-(:mod:`bench.search`), on the same samples. The question's label is what bombing gained over
-passing, in points for the seat, averaged over the samples. One JSON line per question.
+what the seat has seen and plays both answers out, as the search player does
+(:mod:`bench.search`): on the same samples, with the same policy in every seat afterwards. The
+question's label is what bombing gained over passing, in points for the seat, averaged over
+the samples. One JSON line per question.
 
-``fit`` is ridge regression of the label on the question's features
-(:data:`bot.game.players.paowang_ai.BOMB_FEATURES`). It holds a fifth of the deals out and
-prints, on them, what answering by the model gains over answering by the rules (by the labels,
-so it is the search's own, noisy estimate). ``--write`` fits again on every deal and writes
-the weights to ``bot/game/players/paowang_bomb_weights.py``. Both steps are deterministic for
-their arguments, so the weights in the repository can be made again from the command lines in
-that file's docstring.
+``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the
+labels, from the question's inputs (:data:`bot.game.players.paowang_ai.BOMB_FEATURES`). It
+holds a fifth of the deals out and prints, on them, what bombing by the model gains over
+bombing by the rules, by the labels (the search's own, noisy estimate). ``--write`` fits again
+on every question and writes the trees as plain tuples to
+``bot/game/players/paowang_bomb_model.py``, which the bot reads without scikit-learn. Both
+steps are deterministic for their arguments: that file's docstring holds the command lines
+that made it.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bot.game.players import AiPlayer
-from bot.game.players.paowang_ai import PaowangAI, model_inputs
+from bot.game.players.paowang_ai import PaowangAI, Tuning, model_inputs
 from bot.simulate import decide, new_game, next_actor
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
@@ -42,14 +46,22 @@ Tree = tuple[
 ]
 #: deals of this seed's range are the training set; bench.players uses other ranges
 DEAL_OFFSET = 900_000
+#: how every seat decides its bombs while questions are asked and labelled: by the
+#: hand-written rules (labels independent of any model), or by the model in the repository
+#: (a second round, fitted to how the table plays once the model is in it)
+POLICIES = {"rules": Tuning(learned_bombs=False), "model": Tuning(learned_bombs=True)}
 
 
-def questions_of_deal(deal: int, seed: int, samples: int) -> list[dict[str, Any]]:
+def questions_of_deal(
+    deal: int, seed: int, samples: int, policy: str = "rules"
+) -> list[dict[str, Any]]:
     """Every bomb question of one all-AI deal, labelled by paired play-outs."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
-    players = [AiPlayer(seat) for seat in range(game.seats)]
-    asker = PaowangAI()
-    search = SearchPlayer(deal, samples=samples)
+    tuning = POLICIES[policy]
+    players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
+    asker = PaowangAI(tuning=tuning)
+    rollout = AiPlayer(deal, lookahead=False, paowang_tuning=tuning)
+    search = SearchPlayer(deal, samples=samples, rollout=rollout)
     found: list[dict[str, Any]] = []
     while not game.over:
         seat = next_actor(game)
@@ -61,6 +73,9 @@ def questions_of_deal(deal: int, seed: int, samples: int) -> list[dict[str, Any]
             if totals is not None:
                 found.append({
                     "deal": deal,
+                    "seed": seed,
+                    "samples": samples,
+                    "policy": policy,
                     "features": question.features,
                     "gain": (totals[1] - totals[0]) / samples,
                     "rule": question.rule,
@@ -69,8 +84,8 @@ def questions_of_deal(deal: int, seed: int, samples: int) -> list[dict[str, Any]
     return found
 
 
-def collect(deals: int, seed: int, samples: int, jobs: int, out: Path) -> int:
-    work = functools.partial(questions_of_deal, seed=seed, samples=samples)
+def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path) -> int:
+    work = functools.partial(questions_of_deal, seed=seed, samples=samples, policy=policy)
     count = 0
     with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(work, range(deals)):
@@ -79,6 +94,17 @@ def collect(deals: int, seed: int, samples: int, jobs: int, out: Path) -> int:
             count += len(found)
             file.flush()
     return count
+
+
+def collected_by(path: Path) -> str:
+    """The command line that collected a file (from what its rows say of themselves)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    deals = max(row["deal"] for row in rows) + 1
+    return (
+        f"python -m bench.train_bombs collect --deals {deals} --seed {rows[0]['seed']} "
+        f"--samples {rows[0]['samples']} --policy {rows[0].get('policy', 'rules')} "
+        f"--out {path.name}"
+    )
 
 
 def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
@@ -160,14 +186,16 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
               f"gain {policy_gain(held, bombs):+.3f} points per question")
 
 
-def write(model: Model, command: str, questions: int, path: Path = MODEL_FILE) -> None:
+def write(
+    model: Model, commands: Sequence[str], questions: int, path: Path = MODEL_FILE
+) -> None:
     lines = [
         '"""The 刨王 AI\'s bomb-or-pass model: what bombing gains over passing, in points, is',
         "BOMB_BASE plus one leaf of every tree, found from the question's inputs (BOMB_FEATURES in",
         "paowang_ai). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on",
         f"{questions} questions; made with::",
         "",
-        f"    {command}",
+        *(f"    {command}" for command in commands),
         '"""',
         "",
         "# ruff: noqa: E501",
@@ -196,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--deals", type=int, default=200)
     gather.add_argument("--seed", type=int, default=11)
     gather.add_argument("--samples", type=int, default=16)
+    gather.add_argument("--policy", choices=sorted(POLICIES), default="rules")
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
     fitting = steps.add_parser("fit")
@@ -203,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     if args.step == "collect":
-        count = collect(args.deals, args.seed, args.samples, args.jobs, args.out)
+        count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)
@@ -211,8 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     train = [row for row in rows if row["deal"] % 5 != 0]
     report(train, held)
     if args.write:
-        command = "python -m bench.train_bombs fit " + " ".join(map(str, args.files)) + " --write"
-        write(fit(rows), command, len(rows))
+        commands = [collected_by(path) for path in args.files]
+        names = " ".join(path.name for path in args.files)
+        commands.append(f"python -m bench.train_bombs fit {names} --write")
+        write(fit(rows), commands, len(rows))
         print(f"model written to {MODEL_FILE}")
     return 0
 

@@ -18,6 +18,7 @@ def test_a_deal_yields_labelled_questions() -> None:
     for row in rows:
         assert len(row["features"]) == len(BOMB_FEATURES) - 1  # all but the rules' answer
         assert math.isfinite(row["gain"]) and isinstance(row["rule"], bool)
+        assert (row["deal"], row["seed"], row["samples"]) == (0, 11, 2)
 
 
 def _step_rows(count: int) -> list[dict[str, Any]]:
@@ -41,7 +42,7 @@ def test_the_trees_as_written_predict_what_the_fit_predicts(tmp_path: Path) -> N
     rows = _step_rows(600)
     model = fit(rows)
     path = tmp_path / "model.py"
-    write(model, "python -m bench.train_bombs fit x.jsonl --write", 600, path)
+    write(model, ["python -m bench.train_bombs fit x.jsonl --write"], 600, path)
     loaded = runpy.run_path(str(path))
     again = Model(loaded["BOMB_BASE"], loaded["BOMB_TREES"])
     assert again == model
