@@ -168,22 +168,47 @@ def _known_opponent_takes(lead: str, answer: str, seat_1: str) -> SeatView:
 
 
 @pytest.mark.parametrize(
-    ("lead", "answer", "points", "bombs"),
-    [("10", "K", 20, True), ("5", "Q", 5, True), ("9", "Q", 0, False)],
+    ("lead", "answer", "points", "learned", "bombs"),
+    [
+        ("10", "K", 20, True, True), ("5", "Q", 5, True, True),
+        ("10", "K", 20, False, True), ("5", "Q", 5, False, True), ("9", "Q", 0, False, False),
+    ],
 )
-def test_the_ai_bombs_a_known_opponent_for_points_only(
-    lead: str, answer: str, points: int, bombs: bool
+def test_the_ai_bombs_a_known_opponent_for_points(
+    lead: str, answer: str, points: int, learned: bool, bombs: bool
 ) -> None:
     """A known opponent taking a trick with points in it (5 are enough: paired matches,
-    bench/tune.py) is bombed; a trick without points is not worth the bomb yet."""
+    bench/tune.py) is bombed, by the model and by the rules. The rules keep the bomb while
+    nothing is at stake; the model, two thirds of the cards gone, may spend it for the lead."""
     # only its 四路 beats a K or a Q
     view = _known_opponent_takes(lead, answer, seat_1="4 4 4 4 6 7 9 J Q 8")
     assert view.opponents == (0,) and view.trick_points == points
-    choice = AiPlayer().choose(view)
+    choice = AiPlayer(paowang_tuning=Tuning(learned_bombs=learned)).choose(view)
     if bombs:
         assert choice is not None and choice.kind == "ladder"
     else:
         assert choice is None  # nothing at stake, ten cards left each: the bomb waits
+
+
+def test_early_in_the_game_the_model_keeps_its_bomb_from_a_pointless_trick() -> None:
+    """Twenty cards in every hand: a rung spent on a 9 taken with a Q buys nothing yet."""
+    hands = (
+        "大王 K Q 6 7 8 9 J J 4 5 5 6 6 7 7 8 8 9 10",
+        "4 4 4 4 4 6 7 9 J Q 8 9 10 J K A 5 6 7 8",
+        "大王 6 J 8 8 4 4 5 5 6 7 8 9 10 J Q K A 2 2",
+        "5 9 9 10 5 Q 4 6 7 8 10 J Q K A A 2 2 小王 10",
+        "7 8 10 A A 4 5 6 7 8 9 10 J Q K K A 2 2 小王",
+    )
+    game = game_of(*hands, leader=3)
+    game.reveal(0, True)
+    game.reveal(2, False)
+    game.play(3, parse_cards("9"))
+    game.pass_turn(4)
+    game.play(0, parse_cards("Q"))
+    view = game.view(1)
+    assert view.opponents == (0,) and view.trick_points == 0
+    assert PaowangAI().bomb_question(view) is not None  # it could bomb
+    assert AiPlayer().choose(view) is None
 
 
 def test_the_ai_leads_a_zero_point_card_where_a_5_would_do_as_well() -> None:
@@ -263,7 +288,9 @@ def test_the_ai_takes_a_known_opponents_trick_with_a_三路_to_lead(for_the_lead
     # nothing but its 三路 beats a Q
     view = _known_opponent_takes("9", "Q", seat_1="7 7 7 4 6 9 J 8 5 Q")
     assert view.opponents == (0,) and view.trick_points == 0
-    player = AiPlayer(paowang_tuning=Tuning(sanlu_for_the_lead=for_the_lead))
+    # the switch is a rule: the learned model decides without it
+    rules = Tuning(sanlu_for_the_lead=for_the_lead, learned_bombs=False)
+    player = AiPlayer(paowang_tuning=rules)
     choice = player.choose(view)
     if for_the_lead:
         assert choice is not None and choice.tier == 1 and ranks(choice) == [7, 7, 7]

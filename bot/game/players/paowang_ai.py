@@ -5,7 +5,11 @@ kept for when they matter), plus what 刨王 adds: points decide the game, so it
 tricks holding 5/10/K, keeps its own point cards out of tricks the other side may take, and
 lets a known partner's winning play stand. Teams are secret: it only trusts ``view.partners``
 and ``view.opponents`` (what the engine says the seat may know); a seat it cannot place yet is
-treated as a likely opponent, but not worth a bomb unless points are at stake.
+treated as a likely opponent. Whether to bomb a trick that no ordinary answer takes is
+decided by a small model of boosted regression trees, fitted to what the search player's
+play-outs say bombing gains (``paowang_bomb_model.py``, made by ``bench/train_bombs.py``); the
+hand-written rules it replaced are one of its inputs, and still decide with
+``Tuning(learned_bombs=False)``.
 """
 
 from __future__ import annotations
@@ -65,8 +69,10 @@ class Tuning:
     #: benchmark's seed 0; bench/results/tuning.md)
     sanlu_for_the_lead: bool = False
     #: decide bomb-or-pass by the model fitted to the search player's play-outs
-    #: (:data:`BOMB_FEATURES`, ``bench/train_bombs.py``) instead of the rules above
-    learned_bombs: bool = False
+    #: (:data:`BOMB_FEATURES`, ``bench/train_bombs.py``), not by the rules above. Paired
+    #: matches: the rules lose -0.068 and -0.229 a seat and game against it (seeds 8 and 9),
+    #: and it gains +0.224 among players of the rules (bench/results/tuning.md)
+    learned_bombs: bool = True
 
 
 def _rank_value(key: int) -> float:
