@@ -28,7 +28,7 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
-from bench.tune import PREVIOUS, QUIET_ALONE, tuned_factory
+from bench.tune import PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
 from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
@@ -198,7 +198,8 @@ def paired_section(
             flush=True,
         )
 
-    # what the work on #15 changed: 双扣's look-ahead, 刨王's bomb thresholds and 亮王 alone
+    # what the work on #15 changed: 双扣's look-ahead, 刨王's bomb thresholds, 亮王 alone, and
+    # the learned bomb model
     show(
         run_match(
             "shuangkou",
@@ -225,6 +226,16 @@ def paired_section(
             deals,
             tuned_factory(QUIET_ALONE),
             title="the AI with the earlier 亮王 alone (from a plan score of -10, not -30)",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
+    show(
+        run_match(
+            "paowang",
+            deals,
+            tuned_factory(RULES_BOMBS),
+            title="the AI with its bombs decided by the rules, not the learned model",
             seed=seed,
             jobs=jobs,
         )

@@ -240,8 +240,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     train = [row for row in rows if row["deal"] % 5 != 0]
     report(train, held)
     if args.write:
-        commands = [collected_by(path) for path in args.files]
-        names = " ".join(path.name for path in args.files)
+        commands: list[str] = []
+        earlier: list[str] = []
+        for path in args.files:
+            command = collected_by(path)
+            if "--policy model" in command:  # it played by the model fitted to the files before
+                commands.append(f"python -m bench.train_bombs fit {' '.join(earlier)} --write")
+            commands.append(command)
+            earlier.append(path.name)
+        names = " ".join(earlier)
         commands.append(f"python -m bench.train_bombs fit {names} --write")
         write(fit(rows), commands, len(rows))
         print(f"model written to {MODEL_FILE}")

@@ -21,9 +21,13 @@ from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
 
-#: the defaults before this benchmark changed them (bomb thresholds 15 / 25 points, 亮王 with
-#: both 大王 only from a plan score of -10)
-PREVIOUS = Tuning(bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0)
+#: the defaults before this benchmark changed them (bombs by the rules, with thresholds 15 / 25
+#: points; 亮王 with both 大王 only from a plan score of -10)
+PREVIOUS = Tuning(
+    bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, learned_bombs=False
+)
+#: today's defaults but bombs decided by the hand-written rules, not the learned model
+RULES_BOMBS = Tuning(learned_bombs=False)
 #: today's defaults but the earlier, stricter 亮王 alone
 QUIET_ALONE = Tuning(reveal_alone=-10.0)
 
@@ -47,7 +51,8 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"win_weight": 0.5},
     {"lead_points_weight": 0.3},
     {"lead_points_weight": 1.0},
-    {"sanlu_for_the_lead": True},
+    {"sanlu_for_the_lead": True, "learned_bombs": False},
+    {"learned_bombs": False},
 )
 
 

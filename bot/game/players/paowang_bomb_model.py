@@ -4,6 +4,7 @@ paowang_ai). Fitted by ``bench/train_bombs.py`` to the search player's play-outs
 25822 questions; made with::
 
     python -m bench.train_bombs collect --deals 646 --seed 11 --samples 16 --policy rules --out s11-646.jsonl
+    python -m bench.train_bombs fit s11-646.jsonl --write
     python -m bench.train_bombs collect --deals 300 --seed 12 --samples 16 --policy model --out s12-model.jsonl
     python -m bench.train_bombs fit s11-646.jsonl s12-model.jsonl --write
 """
