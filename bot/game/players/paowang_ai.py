@@ -322,6 +322,20 @@ class PaowangAI:
     # -- plays -------------------------------------------------------------------------------
 
     def choose(self, view: SeatView) -> Combo | None:
+        answer = self._answer(view)
+        if isinstance(answer, BombQuestion):
+            return answer.bomb if self._bombs(answer) else None
+        return answer
+
+    def bomb_question(self, view: SeatView) -> BombQuestion | None:
+        """The bomb-or-pass question this seat faces now, if it faces one (for
+        ``bench/train_bombs.py``, which labels such questions to fit the model)."""
+        if view.on_table is None or view.reveal_pending:
+            return None
+        answer = self._answer(view)
+        return answer if isinstance(answer, BombQuestion) else None
+
+    def _answer(self, view: SeatView) -> Combo | BombQuestion | None:
         hand = view.hand
         revealed = revealed_self(view)
         options = paowang.legal_plays(hand, view.on_table, revealed=revealed)
@@ -334,24 +348,7 @@ class PaowangAI:
         plan = plan_for(counts, revealed)
         if view.on_table is None:
             return self._lead(view, plan, options)
-        answer = self._follow(view, plan, counts, options, revealed)
-        if isinstance(answer, BombQuestion):
-            return answer.bomb if self._bombs(answer) else None
-        return answer
-
-    def bomb_question(self, view: SeatView) -> BombQuestion | None:
-        """The bomb-or-pass question this seat faces now, if it faces one (for the benchmark
-        that trains :mod:`.paowang_bombs`)."""
-        if view.on_table is None or view.reveal_pending:
-            return None
-        hand = view.hand
-        revealed = revealed_self(view)
-        options = paowang.legal_plays(hand, view.on_table, revealed=revealed)
-        if not options or any(len(combo.cards) == len(hand) for combo in options):
-            return None
-        counts = counts_of(hand)
-        answer = self._follow(view, plan_for(counts, revealed), counts, options, revealed)
-        return answer if isinstance(answer, BombQuestion) else None
+        return self._follow(view, plan, counts, options, revealed)
 
     def _bombs(self, question: BombQuestion) -> bool:
         if self.tuning.learned_bombs:
