@@ -36,14 +36,11 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bot.game.players import AiPlayer
-from bot.game.players.paowang_ai import PaowangAI, Tuning, model_inputs
+from bot.game.players.paowang_ai import PaowangAI, Tuning, model_inputs, trees_sum
+from bot.game.players.paowang_bomb_model import Tree
 from bot.simulate import decide, new_game, next_actor
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
-#: a regression tree as the bot reads it (see the model file)
-Tree = tuple[
-    tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]
-]
 #: deals of this seed's range are the training set; bench.players uses other ranges
 DEAL_OFFSET = 900_000
 #: how every seat decides its bombs while questions are asked and labelled: by the
@@ -131,13 +128,7 @@ class Model:
     trees: tuple[Tree, ...]
 
     def predict(self, inputs: Sequence[float]) -> float:
-        total = self.base
-        for feature, threshold, left, right, value in self.trees:
-            node = 0
-            while feature[node] >= 0:
-                node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-            total += value[node]
-        return total
+        return trees_sum(self.base, self.trees, inputs)
 
 
 def fit(rows: Sequence[dict[str, Any]]) -> Model:
@@ -202,14 +193,11 @@ def write(
         "",
         "#: the mean gain before any tree (points)",
         f"BOMB_BASE = {model.base!r}",
-        "#: one tree per row: feature index per node (-1: a leaf), threshold (go left when the",
-        "#: input is at most that), left child, right child, leaf value (points, learning rate",
-        "#: applied)",
-        "BOMB_TREES: tuple[",
-        "    tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], "
-        "tuple[float, ...]],",
-        "    ...,",
-        "] = (",
+        "#: a tree: feature index per node (-1: a leaf), threshold (go left when the input is at",
+        "#: most that), left child, right child, leaf value (points, learning rate applied)",
+        "Tree = tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], "
+        "tuple[float, ...]]",
+        "BOMB_TREES: tuple[Tree, ...] = (",
     ]
     for tree in model.trees:
         lines.append(f"    {tree!r},")

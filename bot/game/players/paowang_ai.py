@@ -24,7 +24,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
 from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
-from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
+from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES, Tree
 
 FOUR, ACE, TWO = 4, 14, 15
 TURN = 7.0
@@ -283,10 +283,15 @@ def bomb_features(
 
 
 def bomb_gain_expected(inputs: Sequence[float]) -> float:
-    """What bombing is expected to gain over passing, in points for the seat: the sum of the
-    model's small regression trees (gradient boosting, ``bench/train_bombs.py``)."""
-    total = BOMB_BASE
-    for feature, threshold, left, right, value in BOMB_TREES:
+    """What bombing is expected to gain over passing, in points for the seat: the model's
+    small regression trees (gradient boosting, ``bench/train_bombs.py``) summed."""
+    return trees_sum(BOMB_BASE, BOMB_TREES, inputs)
+
+
+def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
+    """``base`` plus the leaf that ``inputs`` reach in each tree (see paowang_bomb_model)."""
+    total = base
+    for feature, threshold, left, right, value in trees:
         node = 0
         while feature[node] >= 0:
             node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
