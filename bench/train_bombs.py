@@ -13,7 +13,7 @@ question's label is what bombing gained over passing, in points for the seat, av
 the samples. One JSON line per question.
 
 ``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the
-labels, from the question's inputs (:data:`bot.game.players.paowang_ai.BOMB_FEATURES`). It
+labels, from the question's inputs (:data:`bot.game.players.paowang_bombs.BOMB_FEATURES`). It
 holds a fifth of the deals out and prints, on them, what bombing by the model gains over
 bombing by the rules, by the labels (the search's own, noisy estimate). ``--write`` fits again
 on every question and writes the trees as plain tuples to
@@ -36,8 +36,9 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bot.game.players import AiPlayer
-from bot.game.players.paowang_ai import PaowangAI, Tuning, model_inputs, trees_sum
+from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import Tree
+from bot.game.players.paowang_bombs import model_inputs, trees_sum
 from bot.simulate import decide, new_game, next_actor
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
@@ -183,7 +184,7 @@ def write(
     lines = [
         '"""The 刨王 AI\'s bomb-or-pass model: what bombing gains over passing, in points, is',
         "BOMB_BASE plus one leaf of every tree, found from the question's inputs (BOMB_FEATURES in",
-        "paowang_ai). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on",
+        "paowang_bombs). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on",
         f"{questions} questions; made with::",
         "",
         *(f"    {command}" for command in commands),

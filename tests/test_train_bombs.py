@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.train_bombs import Model, fit, policy_gain, questions_of_deal, write
-from bot.game.players.paowang_ai import BOMB_FEATURES
+from bot.game.players.paowang_bombs import BOMB_FEATURES
 
 
 def test_a_deal_yields_labelled_questions() -> None:

@@ -24,7 +24,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
 from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
-from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES, Tree
+from bot.game.players.paowang_bombs import BombQuestion, bomb_gain_expected
 
 FOUR, ACE, TWO = 4, 14, 15
 TURN = 7.0
@@ -69,7 +69,7 @@ class Tuning:
     #: benchmark's seed 0; bench/results/tuning.md)
     sanlu_for_the_lead: bool = False
     #: decide bomb-or-pass by the model fitted to the search player's play-outs
-    #: (:data:`BOMB_FEATURES`, ``bench/train_bombs.py``), not by the rules above. Paired
+    #: (``paowang_bombs``, ``bench/train_bombs.py``), not by the rules above. Paired
     #: matches: the rules lose -0.068 and -0.229 a seat and game against it (seeds 8 and 9),
     #: and it gains +0.224 among players of the rules (bench/results/tuning.md)
     learned_bombs: bool = True
@@ -217,41 +217,12 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class BombQuestion:
-    """A trick of a seat not known to be a partner, no ordinary answer worth playing, and a
-    bomb in hand: bomb it, or pass."""
-
-    bomb: Combo  # the bomb it would spend (the one that costs the plan least)
-    rule: bool  # what the hand-written rules say
-    features: tuple[float, ...]  # the position, as :func:`bomb_features` reads it
-
-    @property
-    def inputs(self) -> tuple[float, ...]:
-        """What the learned model reads: the features and the rules' answer."""
-        return model_inputs(self.features, self.rule)
-
-
-def model_inputs(features: Sequence[float], rule: bool) -> tuple[float, ...]:
-    return (*features, float(rule))
-
-
-#: what the learned bomb model reads, in the order of :func:`bomb_features`
-BOMB_FEATURES = (
-    "bias", "points/10", "known foe", "foe x points/10", "taker near out", "foe near out",
-    "rung/10", "plan change/10", "bombs held", "plain parts/5", "one plain part left",
-    "hand/10", "share played", "revealed", "alone", "our points/100", "their points/100",
-    "spends a 大王", "weak parts after/5", "no points", "taker revealed", "rung x played/10",
-    "points x played/10", "rules say bomb",
-)
-
-
 def bomb_features(
     view: SeatView, plan: Plan, counts: Sequence[int], bomb: Combo, bomb_gain: float,
     revealed: bool,
 ) -> tuple[float, ...]:
-    """The bomb question as numbers, for the learned model: :data:`BOMB_FEATURES` but the
-    last, the rules' answer (:func:`model_inputs`)."""
+    """The bomb question as numbers, for the learned model: ``paowang_bombs.BOMB_FEATURES``
+    but the last, the rules' answer (``model_inputs``)."""
     taker = view.on_table_seat
     assert taker is not None and view.seat is not None
     at_stake = view.trick_points / 10
@@ -280,23 +251,6 @@ def bomb_features(
         float(view.trick_points == 0), float(bool(view.revealed) and view.revealed[taker]),
         bomb.tier / 10 * played, at_stake * played,
     )
-
-
-def bomb_gain_expected(inputs: Sequence[float]) -> float:
-    """What bombing is expected to gain over passing, in points for the seat: the model's
-    small regression trees (gradient boosting, ``bench/train_bombs.py``) summed."""
-    return trees_sum(BOMB_BASE, BOMB_TREES, inputs)
-
-
-def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
-    """``base`` plus the leaf that ``inputs`` reach in each tree (see paowang_bomb_model)."""
-    total = base
-    for feature, threshold, left, right, value in trees:
-        node = 0
-        while feature[node] >= 0:
-            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-        total += value[node]
-    return total
 
 
 class PaowangAI:

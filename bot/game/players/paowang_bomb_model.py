@@ -1,6 +1,6 @@
 """The 刨王 AI's bomb-or-pass model: what bombing gains over passing, in points, is
 BOMB_BASE plus one leaf of every tree, found from the question's inputs (BOMB_FEATURES in
-paowang_ai). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on
+paowang_bombs). Fitted by ``bench/train_bombs.py`` to the search player's play-outs on
 25822 questions; made with::
 
     python -m bench.train_bombs collect --deals 646 --seed 11 --samples 16 --policy rules --out s11-646.jsonl
