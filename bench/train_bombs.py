@@ -94,14 +94,14 @@ def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Pa
     return count
 
 
-def collected_by(path: Path) -> str:
-    """The command line that collected a file (from what its rows say of themselves)."""
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
+def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
+    """The command line that collected the file ``name`` (from what its rows say of
+    themselves)."""
     deals = max(row["deal"] for row in rows) + 1
     return (
         f"python -m bench.train_bombs collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0].get('policy', 'rules')} "
-        f"--out {path.name}"
+        f"--out {name}"
     )
 
 
@@ -110,7 +110,8 @@ def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
     for number, path in enumerate(paths):
         for line in path.read_text().splitlines():
             row = json.loads(line)
-            row["deal"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals
+            row["file"] = number
+            row["group"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals
             row["inputs"] = model_inputs(row["features"], row["rule"])
             rows.append(row)
     return rows
@@ -225,14 +226,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)
-    held = [row for row in rows if row["deal"] % 5 == 0]
-    train = [row for row in rows if row["deal"] % 5 != 0]
+    held = [row for row in rows if row["group"] % 5 == 0]
+    train = [row for row in rows if row["group"] % 5 != 0]
     report(train, held)
     if args.write:
         commands: list[str] = []
         earlier: list[str] = []
-        for path in args.files:
-            command = collected_by(path)
+        for number, path in enumerate(args.files):
+            command = collected_by(path.name, [row for row in rows if row["file"] == number])
             if "--policy model" in command:  # it played by the model fitted to the files before
                 commands.append(f"python -m bench.train_bombs fit {' '.join(earlier)} --write")
             commands.append(command)

@@ -218,8 +218,8 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
 
 
 def bomb_features(
-    view: SeatView, plan: Plan, counts: Sequence[int], bomb: Combo, bomb_gain: float,
-    revealed: bool,
+    view: SeatView, plan: Plan, counts: Sequence[int], unseen: Sequence[int], bomb: Combo,
+    bomb_gain: float, revealed: bool,
 ) -> tuple[float, ...]:
     """The bomb question as numbers, for the learned model: ``paowang_bombs.BOMB_FEATURES``
     but the last, the rules' answer (``model_inputs``)."""
@@ -231,7 +231,6 @@ def bomb_features(
     rest = list(counts)
     for card in bomb.cards:
         rest[card >> 3] -= 1
-    unseen = cards_unseen(view)
     weak_after = sum(
         1 for part in plan_for(rest, revealed).parts if not part.bomb and _beatable(part, unseen)
     )
@@ -370,8 +369,9 @@ class PaowangAI:
         taker_left = view.hand_sizes[taker] if taker is not None else 99
         at_stake = view.trick_points
         tuning = self.tuning
+        unseen = cards_unseen(view)
         (best, best_gain), (bomb_best, bomb_gain) = _rank_follows(
-            options, plan, counts, revealed, at_stake, cards_unseen(view), tuning
+            options, plan, counts, revealed, at_stake, unseen, tuning
         )
         urgent = taker_left <= DANGER or danger <= 2
         if best is not None and (
@@ -391,7 +391,7 @@ class PaowangAI:
             or ordinary_left <= 1
             or (spare_bombs >= 4 and at_stake >= 10)
         )
-        features = bomb_features(view, plan, counts, bomb_best, bomb_gain, revealed)
+        features = bomb_features(view, plan, counts, unseen, bomb_best, bomb_gain, revealed)
         return BombQuestion(bomb_best, rule, features)
 
 
