@@ -41,7 +41,7 @@ class RevealGate:
 
     async def prompt(self, table: Table, index: int) -> None:
         seat = table.seats[index]
-        view = table.engine.view(index)
+        view = table.shown_view(index)
         holder = index in table.engine.reveal_pending
         jokers = sum(1 for card in view.hand if card >> 3 == BIG_JOKER)
         note = text(

@@ -53,7 +53,7 @@ class HandMessages:
 
     def body(self, table: Table, index: int, *, deciding: bool, note: str = "") -> str:
         seat = table.seats[index]
-        view = table.engine.view(index)
+        view = table.shown_view(index)
         hand = sorted(view.hand)
         selected = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
         return hand_text(

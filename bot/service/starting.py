@@ -102,7 +102,7 @@ class TableStart:
         return table_link_keyboard(table.lang, link) if link is not None else None
 
     def render_table(self, table: Table) -> str:
-        view = table.engine.view(None)
+        view = table.shown_view(None)
         return table_text(
             table.lang,
             view,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from bot.game.common import Action, Result
+from bot.game.common import Action, Result, SeatView
 from bot.game.protocol import GameState
 from bot.render import SeatLabel
 from bot.service.base import seat_language
@@ -15,6 +15,9 @@ from bot.service.group_options import GroupOptions
 from bot.storage import GameRecord, GameStatus, SeatRecord
 from bot.strings import Lang
 from bot.variants import VARIANTS, Variant
+
+#: the logged actions every seat sees happen (刨王's 亮王 answers are held, a 不亮 forever)
+PUBLIC_KINDS = frozenset({"play", "pass"})
 
 if TYPE_CHECKING:
     from bot.service.settlement import Settlement
@@ -162,8 +165,38 @@ class Table:
         return len(self.log)
 
     @property
+    def public_seq(self) -> int:
+        """The plays and passes so far: the version every page may see. 刨王's 亮王 answers are
+        left out: how many there were would tell 1 against 4 from 2 against 3."""
+        return sum(1 for action in self.log if action.kind in PUBLIC_KINDS)
+
+    @property
     def gate_open(self) -> bool:
         return bool(self.ready_pending)
+
+    def shown_view(self, seat: int | None) -> SeatView:
+        """The engine's view of ``seat`` (None: the public one) as it may be shown now.
+
+        While 刨王's 亮王 gate is open nothing that follows from the answers shows: the group
+        hears of a reveal when the gate closes, and the turn exists (in the engine) as soon as
+        the last holder answered, which would tell how many holders there are. So: no turn,
+        no other seat's reveal, and no side learned from one (without others' reveals a seat
+        with fewer than both 大王 knows no side, and one with both sees no reveal)."""
+        view = self.engine.view(seat)
+        if not self.gate_open:
+            return view
+        others_revealed = any(flag for index, flag in enumerate(view.revealed) if index != seat)
+        return replace(
+            view,
+            turn=None,
+            revealed=tuple(flag and index == seat for index, flag in enumerate(view.revealed)),
+            revealed_jokers=tuple(
+                count if index == seat else 0 for index, count in enumerate(view.revealed_jokers)
+            ),
+            partners=() if others_revealed else view.partners,
+            opponents=() if others_revealed else view.opponents,
+            reveal_phase=True,
+        )
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

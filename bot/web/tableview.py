@@ -3,7 +3,8 @@
 Everything comes from ``game.view(seat)`` (or the public view for someone not seated), the
 same views the group and hand messages render, so no other hand can leave the server. While
 刨王's 亮王 gate is open the group hears nothing of the answers (a reveal is held until
-everyone answered), and neither does the page: other seats' reveals are masked until then.
+everyone answered), and neither does the page (``Table.shown_view``); its ``seq`` counts the
+plays and passes only, never the hidden answers.
 
 Cards travel as their integer codes (``rank * 8 + suit``, suit 0–3 for ♠♥♣♦, 4 for none).
 The legal plays carry a *signature* the page computes for a selection in the same way
@@ -66,21 +67,8 @@ def _trick(lang: Lang, variant: str, entries: Sequence[tuple[int, Combo | None]]
     return shown
 
 
-def _masked(view: SeatView, table: Table, seat: int | None) -> tuple[list[bool], list[int]]:
-    """Who revealed a 大王, as this seat may see it now (held while the gate is open)."""
-    revealed = list(view.revealed)
-    jokers = list(view.revealed_jokers)
-    if table.gate_open:
-        for index in range(len(revealed)):
-            if index != seat:
-                revealed[index] = False
-                if index < len(jokers):
-                    jokers[index] = 0
-    return revealed, jokers
-
-
 def _seats(table: Table, view: SeatView, seat: int | None) -> list[JSON]:
-    revealed, jokers = _masked(view, table, seat)
+    revealed, jokers = view.revealed, view.revealed_jokers
     deciding = set() if view.over or table.gate_open else {view.turn}
     seats: list[JSON] = []
     for index, person in enumerate(table.seats):
@@ -139,8 +127,7 @@ def _my_turn(table: Table, view: SeatView, seat: int | None, lang: Lang) -> JSON
 
 def table_view(table: Table, seat: int | None, lang: Lang, *, now: float) -> JSON:
     """The table as ``seat`` may see it (None: a spectator's public view), in ``lang``."""
-    game = table.engine
-    view = game.view(seat)
+    view = table.shown_view(seat)  # while the 亮王 gate is open: no answer shows
     variant = view.variant
     deciding = not view.over and not table.gate_open and view.turn is not None
     seconds_left = None
@@ -153,7 +140,9 @@ def table_view(table: Table, seat: int | None, lang: Lang, *, now: float) -> JSO
         on_table = _play(lang, variant, view.on_table_seat, view.on_table, beaten)
     return {
         "game_id": table.game_id,
-        "seq": table.seq,  # actions so far: a page can tell a newer view from an older one
+        # plays and passes so far: a page can tell a newer view from an older one (never the
+        # log's length, which counts the hidden 亮王 answers)
+        "seq": table.public_seq,
         "variant": variant,
         "variant_name": variant_name(lang, variant),
         "status": table.status,

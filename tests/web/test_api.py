@@ -117,7 +117,7 @@ async def play_through_pages(
         user = table.seats[index].user_id
         client = clients[user]
         # the page learns its turn from the live socket, not from a poll
-        seq = table.seq
+        seq = table.public_seq  # what a page counts (not the hidden 亮王 answers)
         view = await client.wait_view(lambda v, seq=seq: v["seq"] >= seq)
         if view["seq"] > seq or view["turn"] != view["seat"]:
             continue  # 要不起: the bot passed for them already

@@ -79,9 +79,9 @@ class Players:
                 continue
             index = table.engine.turn
             assert index is not None
-            seq = table.seq
+            seq = table.public_seq  # what the pages count (not the hidden 亮王 answers)
             if self.service.hub.flow.cannot_beat(table, index):  # 要不起: the bot passes
-                await fake.wait_for(lambda s=seq: table.seq > s, what="the auto-pass")
+                await fake.wait_for(lambda s=seq: table.public_seq > s, what="the auto-pass")
                 continue
             self.turns += 1
             if index in self.pages:
@@ -90,7 +90,9 @@ class Players:
             else:
                 await self.keyboard_turn(table.seats[index].user_id or 0)
                 self.on_keyboard += 1
-            await fake.wait_for(lambda s=seq: table.seq > s or table.engine.over, what="the action")
+            await fake.wait_for(
+                lambda s=seq: table.public_seq > s or table.engine.over, what="the action"
+            )
             if self.turns == shoot_at and shoot is not None:
                 await shoot()
 
@@ -166,8 +168,8 @@ async def test_four_pages_play_a_whole_shuangkou_game(
         dark = (await open_seats(browser, fake, web.port, table, [1], dark={1}))[1]
 
         async def shoot() -> None:
-            await shown_seq(pages[0].page, table.seq)
-            await shown_seq(dark.page, table.seq)
+            await shown_seq(pages[0].page, table.public_seq)
+            await shown_seq(dark.page, table.public_seq)
             await screenshot(pages[0].page, "shuangkou-light")
             await screenshot(dark.page, "shuangkou-dark")
 
@@ -205,7 +207,7 @@ async def test_five_pages_play_paowang_with_the_reveal_on_the_page(
 
         async def shoot() -> None:
             for seat in (0, 1):
-                await shown_seq(pages[seat].page, table.seq)
+                await shown_seq(pages[seat].page, table.public_seq)
             await screenshot(pages[0].page, "paowang-light")
             await screenshot(pages[1].page, "paowang-dark")
 
@@ -237,7 +239,7 @@ async def test_pages_and_keyboards_in_one_game_and_a_reload(
             page = pages[0].page
             await page.reload()
             await page.wait_for_selector("body[data-ready='1']")
-            await shown_seq(page, table.seq)
+            await shown_seq(page, table.public_seq)
 
         players = Players(fake, service, table, pages)
         await players.play_to_the_end(shoot_at=8, shoot=reload)
