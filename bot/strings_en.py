@@ -315,6 +315,7 @@ EN: dict[str, str] = {
     # /history and replays
     "history.title_group": "📜 <b>This group's recent games</b>",
     "history.title_private": "📜 <b>Your recent games</b>",
+    "answers.private_note": "{group} has had too many messages just now, so here is your answer.",
     "history.empty_group": "This group has no finished games yet.",
     "history.empty_private": "You have no finished games yet.",
     "history.line": "<b>#{game}</b> {when} · {variant} · {players} · {result}",

@@ -308,6 +308,7 @@ ZH: dict[str, str] = {
     # /history and replays
     "history.title_group": "📜 <b>本群最近的牌局</b>",
     "history.title_private": "📜 <b>你最近的牌局</b>",
+    "answers.private_note": "「{group}」里刚发了太多消息，这条答复先发到这里。",
     "history.empty_group": "本群还没有打完的牌局。",
     "history.empty_private": "你还没有打完的牌局。",
     "history.line": "<b>#{game}</b> {when} · {variant} · {players} · {result}",

@@ -27,16 +27,24 @@ async def _reply(
 ) -> None:
     """Answer a command in its chat, through the service's messenger so that the answer is
     paced with everything else sent there (a group's budget, a private chat's window).
-    In a group the answer quotes the command (or ``reply_to``), and is dropped rather than
-    queued when the group's budget is nearly spent: the game's own messages come first."""
+    In a group the answer quotes the command (or ``reply_to``); when the group's budget is
+    nearly spent (the game's own messages come first) it goes to the asker's private chat
+    or waits, merged with others, for the group's next room: never silence."""
     message = update.effective_message
     if not body or message is None:
         return
-    group = _is_group(update)
-    if reply_to is None and group:
-        reply_to = message.message_id
-    await service_of(context).messenger.send(
-        message.chat_id, body, reply_to=reply_to, optional=group
+    service = service_of(context)
+    if not _is_group(update):
+        await service.messenger.send(message.chat_id, body, reply_to=reply_to)
+        return
+    chat = update.effective_chat
+    user = effective_user(update)
+    await service.answer_in_group(
+        message.chat_id,
+        user,
+        body,
+        reply_to=reply_to if reply_to is not None else message.message_id,
+        chat_title=(chat.title or "") if chat is not None else "",
     )
 
 
@@ -201,7 +209,11 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     group = _is_group(update)
     reply = await service_of(context).show_history(
-        chat.id, user, group=group, reply_to=message.message_id if group else None
+        chat.id,
+        user,
+        group=group,
+        reply_to=message.message_id if group else None,
+        chat_title=chat.title or "",
     )
     await _reply(update, context, reply.text)
 
@@ -242,5 +254,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     sent = await service.messenger.send_photo(
         chat.id, answer.photo, caption, filename="stats.png", reply_to=reply_to, optional=group
     )
-    if caption is None and sent.delivery is Delivery.OK:
+    if sent.delivery is Delivery.SKIPPED:  # no room for a picture: the record as text
+        await _reply(update, context, answer.text)
+    elif caption is None and sent.delivery is Delivery.OK:
         await _reply(update, context, answer.text, sent.message_id)

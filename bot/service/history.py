@@ -175,17 +175,22 @@ class History:
         self, chat_id: int, user: UserInfo, *, group: bool, reply_to: int | None
     ) -> Reply:
         """/history: in a group its last games, in a private chat the player's own."""
+        body, markup = await self.message(chat_id, user, group=group)
+        await self.hub.messenger.send(chat_id, body, markup, reply_to=reply_to, optional=group)
+        return Reply()
+
+    async def message(
+        self, chat_id: int, user: UserInfo, *, group: bool
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        """The /history answer: in a group its last games, in a private chat the player's."""
         hub = self.hub
         lang = await hub.people.remember(user)
         if group:
             lang = (await hub.group_settings.options(chat_id)).language or lang
             games = await hub.db.history.of_chat(chat_id, limit=GROUP_GAMES)
-            body, markup = history_message(lang, games, group=True)
-        else:
-            games = await hub.db.history.of_user(user.user_id, limit=PLAYER_GAMES)
-            body, markup = history_message(lang, games, group=False, user_id=user.user_id)
-        await hub.messenger.send(chat_id, body, markup, reply_to=reply_to, optional=group)
-        return Reply()
+            return history_message(lang, games, group=True)
+        games = await hub.db.history.of_user(user.user_id, limit=PLAYER_GAMES)
+        return history_message(lang, games, group=False, user_id=user.user_id)
 
     # ---- replays ---------------------------------------------------------------------------
 

@@ -10,11 +10,15 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from html import escape
+
+from telegram import InlineKeyboardMarkup
 
 from bot.callbacks import Callback
 from bot.config import Settings
 from bot.service.actions import PlayerActions
 from bot.service.base import Reply, Scheduler, UserInfo
+from bot.service.command_answers import CommandAnswers
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
 from bot.service.flow import PlayFlow
@@ -25,7 +29,7 @@ from bot.service.hands import HandMessages
 from bot.service.history import History
 from bot.service.hub import Hub
 from bot.service.lobby import Lobby
-from bot.service.outbox import Messenger
+from bot.service.outbox import Delivery, Messenger
 from bot.service.people import People
 from bot.service.queries import rank_text, top_text
 from bot.service.recovery import Recovery
@@ -35,7 +39,7 @@ from bot.service.stats import PlayerStats, StatsAnswer
 from bot.service.tables import Table
 from bot.service.timers import Timers
 from bot.storage import Database
-from bot.strings import Lang
+from bot.strings import Lang, text
 from bot.variants import Variant
 
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
@@ -91,6 +95,7 @@ class GameService:
         self.hub = hub
         self.player_stats = PlayerStats(db)
         self.history = History(hub)
+        self.answers = CommandAnswers(messenger, can_message=self._can_message)
 
     # ---- what tests and the app read -----------------------------------------------------
 
@@ -223,10 +228,54 @@ class GameService:
     # ---- history and replays ------------------------------------------------------------
 
     async def show_history(
-        self, chat_id: int, user: UserInfo, *, group: bool, reply_to: int | None = None
+        self,
+        chat_id: int,
+        user: UserInfo,
+        *,
+        group: bool,
+        reply_to: int | None = None,
+        chat_title: str = "",
     ) -> Reply:
         """/history: a group's last games, or in a private chat the player's own."""
-        return await self.history.show(chat_id, user, group=group, reply_to=reply_to)
+        if not group:
+            return await self.history.show(chat_id, user, group=False, reply_to=reply_to)
+        body, markup = await self.history.message(chat_id, user, group=True)
+        await self.answer_in_group(
+            chat_id, user, body, reply_to=reply_to, markup=markup, chat_title=chat_title
+        )
+        return Reply()
+
+    # ---- answers to commands in groups -----------------------------------------------------
+
+    async def answer_in_group(
+        self,
+        chat_id: int,
+        user: UserInfo | None,
+        body: str,
+        *,
+        reply_to: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+        chat_title: str = "",
+    ) -> Delivery:
+        """A command's answer in a group; when the group's budget has no room for it, in the
+        asker's private chat, or merged with others in the group's short queue (never lost
+        to silence: see :mod:`bot.service.command_answers`)."""
+        note = ""
+        if user is not None:
+            lang = await self.language(user)
+            note = text(lang, "answers.private_note", group=escape(chat_title or "?"))
+        return await self.answers.answer(
+            chat_id,
+            user.user_id if user is not None else None,
+            body,
+            reply_to=reply_to,
+            markup=markup,
+            private_note=note,
+        )
+
+    async def _can_message(self, user_id: int) -> bool:
+        record = await self.db.players.get(user_id)
+        return record is not None and record.can_message
 
     async def on_replay_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
@@ -259,6 +308,7 @@ class GameService:
             if table.channel is not None:
                 await table.channel.close()
         await self.hub.flow.shutdown()
+        await self.answers.close()
 
 
 __all__ = ["GameService", "Reply", "Scheduler", "Settlement", "UserInfo"]
