@@ -124,6 +124,13 @@ class MemberCache:
         standing = await asyncio.shield(flight)
         return standing is not None and standing.admin
 
+    def known(self, chat_id: int, user_id: int) -> bool | None:
+        """The membership answer held now, without asking anyone (None: none fresh)."""
+        entry = self._entries.get((chat_id, user_id))
+        if entry is None or self.clock() >= entry.member_until:
+            return None
+        return entry.member
+
     def seen(self, chat_id: int, user_id: int) -> None:
         """The user wrote or pressed something in the group: a member, no call needed."""
         entry = self._entry((chat_id, user_id))
