@@ -9,7 +9,7 @@ import logging
 
 from telegram import Bot, ChatMember, Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.config import Settings
@@ -52,6 +52,11 @@ class ChatMembers:
         try:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
                 member: ChatMember = await self.bot.get_chat_member(chat_id, user_id)
+        except (BadRequest, Forbidden) as error:
+            # Telegram's answer, not a failure: no such user there, or the bot is no longer
+            # in the group; either way no seat and no view for them
+            log.info("%s in %s: %s", user_id, chat_id, error)
+            return Standing(member=False, admin=False)
         except (TelegramError, TimeoutError) as error:  # not known: rights are not assumed
             log.warning("could not look up %s in %s: %r", user_id, chat_id, error)
             return None

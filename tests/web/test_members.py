@@ -58,9 +58,11 @@ async def test_many_spectator_asks_make_one_call(
     people = setup_world(fake, 4)
     fake.add_user(SPECTATOR, "观众")
     fake.chat(GROUP).members.add(SPECTATOR)
-    async with running(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web, _):
+    async with running(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web, members):
         table = await start_game(fake, service, people, "双扣")
         game = table.game_id
+        # they only pressed 加入 in the group: known members from their presses
+        assert all(members.cache.known(GROUP, person) is True for person in people[1:])
         async with aiohttp.ClientSession() as session:
             watcher = client_for(fake, session, web.port, SPECTATOR)
             # 40 pages at once, each asking five times, and 20 live sockets
@@ -141,3 +143,25 @@ async def test_beyond_the_budget_pages_are_told_to_try_again(
             )
         assert members.cache.refused >= 28
     fake.assert_clean()
+
+
+async def test_telegram_failing_is_not_known_and_not_repeated(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """A 500 is "try again" and is not asked again at once; a 400 is Telegram's "no"."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    fake.add_user(SPECTATOR, "观众")
+    fake.chat(GROUP).members.add(SPECTATOR)
+    async with running(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web, _):
+        table = await start_game(fake, service, people, "双扣")
+        fake.inject("getChatMember", "500", times=1)
+        async with aiohttp.ClientSession() as session:
+            watcher = client_for(fake, session, web.port, SPECTATOR)
+            for _ in range(3):
+                assert await watcher.state(table.game_id) == (429, {"error": "try again"})
+            assert len(fake.calls("getChatMember", ok=None)) == 1
+            # someone Telegram does not know in the group: 400, answered as "not a member"
+            ghost = client_for(fake, session, web.port, 4242)
+            assert (await ghost.state(table.game_id))[0] == 403
+    assert len(fake.fault_log) == 1
