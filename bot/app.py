@@ -32,8 +32,9 @@ from bot.web.webhook import Webhook
 
 log = logging.getLogger(__name__)
 
-#: messages, button presses, and being blocked or unblocked in a private chat
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+#: messages, button presses, being blocked or unblocked in a private chat, and people joining
+#: or leaving a group (sent only where the bot is an admin; they keep the member cache right)
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 COMMAND_NAMES = (
     "newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel", "settings",
     "stats",
@@ -125,7 +126,8 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     db = await open_checked(settings)
     bot = application.bot
 
-    members = ChatMembers(bot)
+    members = ChatMembers(bot, settings)
+    application.bot_data["members"] = members
     assert application.job_queue is not None
     service = GameService(
         db=db,

@@ -55,6 +55,22 @@ class Settings(BaseSettings):
         10.0, gt=0, description="Commands taken from one group per minute, after a burst."
     )
     group_command_burst: int = Field(5, ge=1, description="Commands a group may send at once.")
+    member_cache_seconds: float = Field(
+        600.0, ge=0, description="Seconds a user's membership of a group is believed."
+    )
+    nonmember_cache_seconds: float = Field(
+        60.0, ge=0, description="Seconds 'not a member' is believed before Telegram is asked again."
+    )
+    admin_cache_seconds: float = Field(
+        30.0, ge=0, description="Seconds a user's admin rights are believed (0: ask every time)."
+    )
+    member_lookups_per_second: float = Field(
+        3.0, gt=0, description="getChatMember calls for membership, in a budget of their own."
+    )
+    member_lookup_burst: int = Field(10, ge=1, description="Membership lookups at once.")
+    member_cache_size: int = Field(
+        50_000, ge=1, description="(group, user) answers kept; the least recently used go."
+    )
     telegram_read_timeout: float = Field(
         15.0,
         gt=0,

@@ -27,6 +27,8 @@ EN: dict[str, str] = {
     "lobby.cancelled": "The game was cancelled.",
     "lobby.computer_name": "Computer {n}",
     "lobby.not_member": "You are not a member of 「{chat}」, so you cannot join its game.",
+    "members.try_again": "Your membership of the group cannot be checked just now; please try "
+    "again in a moment.",
     "lobby.removed": "🚪 {name} was removed from the lobby.",
     "lobby.busy_elsewhere": "You are playing in another game.",
     "table.title": "🃏 <b>{variant}</b> · move {number}",
@@ -400,5 +402,6 @@ EN: dict[str, str] = {
     "web.no_game": "This game was not found (it may have ended long ago).",
     "web.unauthorized": "Please open the table from Telegram.",
     "web.forbidden": "This game is not in your group.",
+    "web.busy": "Your membership of the group cannot be checked just now; retrying shortly…",
     "web.error": "Something went wrong, please try again.",
 }

@@ -29,6 +29,7 @@ ZH: dict[str, str] = {
     "lobby.cancelled": "牌局已取消。",
     "lobby.computer_name": "电脑{n}",
     "lobby.not_member": "你不是「{chat}」的成员，不能加入这局。",
+    "members.try_again": "现在查不到你是不是群成员，请过一会儿再试。",
     "lobby.removed": "🚪 {name} 被移出了等待中的牌局。",
     "lobby.busy_elsewhere": "你正在另一局中。",
     # game start and table
@@ -392,5 +393,6 @@ ZH: dict[str, str] = {
     "web.no_game": "找不到这一局（可能已经结束很久了）。",
     "web.unauthorized": "请从 Telegram 里打开牌桌。",
     "web.forbidden": "这局不在你的群里。",
+    "web.busy": "现在查不到你是不是群成员，稍后自动重试…",
     "web.error": "出错了，请重试。",
 }

@@ -361,6 +361,52 @@ class FakeTelegram:
             )
         self._notify()
 
+    def join_group(self, user_id: int, chat_id: int) -> None:
+        """The user joins the group (``chat_member`` update if the bot is an admin there)."""
+        self._change_membership(user_id, chat_id, "member")
+
+    def leave_group(self, user_id: int, chat_id: int) -> None:
+        """The user leaves the group (``chat_member`` update if the bot is an admin there)."""
+        self._change_membership(user_id, chat_id, "left")
+
+    def ban(self, user_id: int, chat_id: int, *, by: int | None = None) -> None:
+        """An admin (``by``, default the user themself) bans the user from the group
+        (``chat_member`` update, status "kicked", if the bot is an admin there)."""
+        self._change_membership(user_id, chat_id, "kicked", by=by)
+
+    def _change_membership(
+        self, user_id: int, chat_id: int, status: str, *, by: int | None = None
+    ) -> None:
+        chat = self.chat(chat_id)
+        if chat.is_private:
+            raise ValueError(f"chat {chat_id} is a private chat, not a group")
+        user = self.user(user_id).to_api()
+        actor = self.user(by).to_api() if by is not None else user
+        old = self._member(chat, user_id)
+        if status == "member":
+            chat.members.add(user_id)
+        else:
+            chat.members.discard(user_id)
+            chat.admins.discard(user_id)
+            if chat.owner == user_id:
+                chat.owner = None
+        # Telegram tells a bot of other people's membership only where it is an admin
+        if chat.bot_is_admin:
+            new: dict[str, Any] = {"status": status, "user": user}
+            if status == "kicked":
+                new["until_date"] = 0
+            self._queue(
+                "chat_member",
+                {
+                    "chat": chat.to_api(),
+                    "from": actor,
+                    "date": int(time.time()),
+                    "old_chat_member": old,
+                    "new_chat_member": new,
+                },
+            )
+        self._notify()
+
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """A user deletes a message (Telegram tells the bot nothing)."""
         message = self.chat(chat_id).message(message_id)

@@ -461,6 +461,34 @@ async def test_bot_cannot_initiate_or_write_after_block(fake: FakeTelegram, http
     assert fake.rejections == [] and len(fake.forbidden) == 2
 
 
+async def test_membership_changes_and_their_chat_member_updates(
+    fake: FakeTelegram, http: Any
+) -> None:
+    async def status(user: int) -> str:
+        _, body = await call(http, fake, "getChatMember", {"chat_id": GROUP, "user_id": user})
+        return str(body["result"]["status"])
+
+    fake.join_group(BOB, GROUP)
+    assert await status(BOB) == "member"
+    # the bot is no admin of the group: Telegram does not tell it
+    assert fake.pending_updates == []
+    fake.chat(GROUP).bot_is_admin = True
+    fake.allowed_updates = ["message", "chat_member"]
+    fake.leave_group(BOB, GROUP)
+    assert await status(BOB) == "left"
+    update = fake.pending_updates[-1]["chat_member"]
+    assert update["old_chat_member"]["status"] == "member"
+    assert update["new_chat_member"] == {"status": "left", "user": fake.user(BOB).to_api()}
+    fake.ban(BOB, GROUP, by=ALICE)
+    update = fake.pending_updates[-1]["chat_member"]
+    assert update["from"]["id"] == ALICE and update["new_chat_member"]["status"] == "kicked"
+    # a bot that did not ask for chat_member updates does not get them
+    fake.allowed_updates = []
+    fake.join_group(BOB, GROUP)
+    assert "chat_member" in fake.dropped_updates[-1]
+    assert await status(BOB) == "member"
+
+
 async def test_callback_query_answered_twice_or_unknown(fake: FakeTelegram, http: Any) -> None:
     _, body = await send(http, fake, GROUP, "t", reply_markup=keyboard([("加入", "join")]))
     press = await fake.press(BOB, GROUP, body["result"]["message_id"], "加入")

@@ -15,11 +15,12 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot.callbacks import CALLBACK_PATTERN
-from bot.handlers import buttons, commands, private
+from bot.handlers import buttons, commands, members, private
 from bot.handlers.common import command_throttle_of, throttle_of
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,8 @@ def register_handlers(application: Application) -> None:  # type: ignore[type-ar
     # Only new messages: an edited old message is not a new command or play (PTB's handlers
     # take edits too unless told otherwise).
     new_message = filters.UpdateType.MESSAGE
+    # before every other handler (a group of its own): who writes in a group is a member
+    application.add_handler(TypeHandler(Update, members.note_sender), group=-1)
     for name, callback in COMMANDS:
         application.add_handler(CommandHandler(name, throttled(callback), filters=new_message))
     application.add_handler(CallbackQueryHandler(buttons.on_button, pattern=CALLBACK_PATTERN))
@@ -88,5 +91,8 @@ def register_handlers(application: Application) -> None:  # type: ignore[type-ar
     )
     application.add_handler(
         ChatMemberHandler(private.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
+    application.add_handler(
+        ChatMemberHandler(members.on_chat_member, ChatMemberHandler.CHAT_MEMBER)
     )
     application.add_error_handler(on_error)

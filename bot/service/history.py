@@ -216,8 +216,9 @@ class History:
             self._cache.popitem(last=False)
         return loaded
 
-    async def may_see(self, record: GameRecord, user_id: int) -> bool:
-        """A replay is for the game's players and the members of its group."""
+    async def may_see(self, record: GameRecord, user_id: int) -> bool | None:
+        """A replay is for the game's players and the members of its group; None: whether
+        the user is a member is not known now (try again)."""
         if record.seat_of(user_id) is not None:
             return True
         return await self.hub.is_member(record.chat_id, user_id)
@@ -255,7 +256,10 @@ class History:
         replay = await self.load(callback.game_id)
         if replay is None:
             return Reply(text(lang, "replay.unavailable"), alert=True)
-        if not await self.may_see(replay.record, user.user_id):
+        allowed = await self.may_see(replay.record, user.user_id)
+        if allowed is None:
+            return Reply(text(lang, "members.try_again"), alert=True)
+        if not allowed:
             return Reply(text(lang, "replay.not_allowed"), alert=True)
         if callback.arg is None:
             return await self._open(user, lang, replay)
@@ -299,11 +303,15 @@ class History:
 
     async def web_step(self, game_id: int, user: UserInfo, step: int) -> dict[str, Any] | str:
         """A replay step as the web table shows it, or why not (``no replay``: no such
-        finished game; ``not a member of this group``; ``no such step``)."""
+        finished game; ``not a member of this group``; ``try again``: membership not known
+        now; ``no such step``)."""
         replay = await self.load(game_id)
         if replay is None:
             return "no replay"
-        if not await self.may_see(replay.record, user.user_id):
+        allowed = await self.may_see(replay.record, user.user_id)
+        if allowed is None:
+            return "try again"
+        if not allowed:
             return "not a member of this group"
         if not 0 <= step < len(replay.steps):
             return "no such step"

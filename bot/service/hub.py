@@ -43,8 +43,9 @@ class Hub:
     bot_username: str
     #: whether a user is an admin of a group (a Telegram call in the app)
     is_admin: Callable[[int, int], Awaitable[bool]]
-    #: whether a user is a member of a group (a Telegram call in the app)
-    is_member: Callable[[int, int], Awaitable[bool]]
+    #: whether a user is a member of a group (cached Telegram calls in the app); None: not
+    #: known now (the lookups' budget is spent), to be refused with "try again"
+    is_member: Callable[[int, int], Awaitable[bool | None]]
     clock: Callable[[], float]
     #: where each game's deal comes from (a fresh random seed in the app)
     new_seed: Callable[[], int]

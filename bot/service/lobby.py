@@ -169,9 +169,12 @@ class Lobby:
         if table is None or table.status != "lobby":
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
-            if table.seat_of(user.user_id) is None and not await self.hub.is_member(
+            member = table.seat_of(user.user_id) is not None or await self.hub.is_member(
                 table.chat_id, user.user_id
-            ):
+            )
+            if member is None:
+                return Reply(text(lang, "members.try_again"))
+            if not member:
                 return Reply(text(lang, "lobby.not_member", chat=escape(table.chat_title)))
             refused = await self._seat_human(table, user, lang, confirm=False)
             if refused is not None:

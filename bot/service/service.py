@@ -63,7 +63,7 @@ class GameService:
         settings: Settings,
         bot_username: str,
         is_admin: Callable[[int, int], Awaitable[bool]],
-        is_member: Callable[[int, int], Awaitable[bool]],
+        is_member: Callable[[int, int], Awaitable[bool | None]],
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], int] = random_seed,
         retry_delay: float = RETRY,

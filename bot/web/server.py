@@ -43,7 +43,12 @@ STATIC = {
     "replay.js": "application/javascript",
 }
 #: why a replay is refused -> the status (a finished game's replay only; see GET /api/replay)
-REPLAY_REFUSALS = {"no replay": 404, "not a member of this group": 403, "no such step": 400}
+REPLAY_REFUSALS = {
+    "no replay": 404,
+    "not a member of this group": 403,
+    "try again": 429,
+    "no such step": 400,
+}
 
 class Refused(Exception):
     """A refusal: answered as ``{"error": reason}`` with ``status``."""
@@ -151,11 +156,16 @@ class WebTable:
         return None
 
     async def _seat_or_spectator(self, table: Table, user: WebUser) -> int | None:
-        """The user's seat; None for a member of the group who is not seated; else 403."""
+        """The user's seat; None for a member of the group who is not seated; else 403, or
+        429 "try again" while membership cannot be checked (the lookups' budget is spent:
+        the page retries rather than wait behind the games' calls)."""
         seat = table.seat_of(user.user_id)
         if seat is not None:
             return seat
-        if await self.service.hub.is_member(table.chat_id, user.user_id):
+        member = await self.service.hub.is_member(table.chat_id, user.user_id)
+        if member is None:
+            raise Refused(429, "try again")
+        if member:
             return None
         raise Refused(403, "not a member of this group")
 

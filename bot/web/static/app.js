@@ -44,8 +44,8 @@
   };
   const zh = (navigator.language || "zh").toLowerCase().startsWith("zh");
   const FALLBACK = zh
-    ? { big_joker: "大王", small_joker: "小王", connecting: "连接中…", reconnecting: "连接断了，正在重连…", unauthorized: "请从 Telegram 里打开牌桌。", error: "出错了，请重试。" }
-    : { big_joker: "JOKER", small_joker: "joker", connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", unauthorized: "Please open the table from Telegram.", error: "Something went wrong, please try again." };
+    ? { big_joker: "大王", small_joker: "小王", connecting: "连接中…", reconnecting: "连接断了，正在重连…", unauthorized: "请从 Telegram 里打开牌桌。", busy: "现在查不到你是不是群成员，稍后自动重试…", error: "出错了，请重试。" }
+    : { big_joker: "JOKER", small_joker: "joker", connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", unauthorized: "Please open the table from Telegram.", busy: "Your membership of the group cannot be checked just now; retrying shortly…", error: "Something went wrong, please try again." };
 
   // ---- theme ------------------------------------------------------------------------------
   function applyTheme() {
@@ -128,12 +128,15 @@
       if (data.error) { showFatal(data.error); return; }
       state.retry = 0;
       $("banner").hidden = true;
+      delete document.body.dataset.refused; // a "try again" that succeeded
       show(data);
     });
     socket.addEventListener("close", (event) => {
       if (state.socket !== socket) return;
-      if (event.code >= 4000 && event.code < 4500 && event.code !== 4001) return; // refused: stay refused
-      $("banner").textContent = t("reconnecting");
+      // refused: stay refused; but 4429 is "membership not known now": the server says try again
+      const busy = event.code === 4429;
+      if (event.code >= 4000 && event.code < 4500 && event.code !== 4001 && !busy) return;
+      $("banner").textContent = t(busy ? "busy" : "reconnecting");
       $("banner").hidden = false;
       const wait = Math.min(5000, 500 * 2 ** state.retry++);
       setTimeout(connect, wait);
@@ -142,7 +145,8 @@
 
   function showFatal(reason) {
     const key = { "no initData": "unauthorized", "wrong hash": "unauthorized", "initData expired": "unauthorized",
-      "not a member of this group": "forbidden", "no such game": "no_game", "no game": "no_game" }[reason] || "error";
+      "not a member of this group": "forbidden", "no such game": "no_game", "no game": "no_game",
+      "try again": "busy" }[reason] || "error";
     $("banner").textContent = t(key);
     $("banner").hidden = false;
     document.body.dataset.refused = reason;

@@ -53,6 +53,8 @@
       try { body = await response.json(); } catch (_) { body = {}; }
       if (!response.ok) {
         refuse(body.error || String(response.status));
+        // 429: whether the viewer is in the group cannot be checked just now; ask again later
+        if (response.status === 429) setTimeout(() => load(step), 3000);
         return;
       }
       state.view = body;
