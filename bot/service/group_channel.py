@@ -16,6 +16,10 @@ from bot.service.outbox import MAX_TEXT, Delivery, Messenger
 
 log = logging.getLogger(__name__)
 
+#: ids looked at for a table message that may have arrived although its send timed out (each
+#: look is an edit: it counts against the group's limit)
+LOST_TABLE_PROBES = 3
+
 
 @dataclass
 class _Post:
@@ -73,6 +77,8 @@ class GroupChannel:
         self._idle.set()
         self._closed = False
         self._task: asyncio.Task[None] | None = None
+        #: after a table send that timed out: the newest message id known before it
+        self._lost_after: int | None = None
 
     def start(self) -> None:
         if self._task is None:
@@ -168,10 +174,33 @@ class GroupChannel:
             if delivery is not Delivery.GONE:
                 self._last_table = text
                 return
+        newest_before = self.messenger.newest_sent(self.chat_id)
         sent = await self.messenger.send(self.chat_id, text, self.table_markup, notify=False)
+        if sent.delivery is Delivery.UNKNOWN and self._lost_after is None:
+            # it may have arrived: the next table sent tells where to look for it
+            self._lost_after = newest_before
         if sent.message_id is not None:
             self.table_message_id = sent.message_id
             self._last_table = text
             self._posts_since_table = 0
             if self.on_table_message is not None:
                 await self.on_table_message(sent.message_id)
+            if self._lost_after is not None:
+                lost_after, self._lost_after = self._lost_after, None
+                await self._delete_lost_table(lost_after, sent.message_id)
+
+    async def _delete_lost_table(self, after: int, before: int) -> None:
+        """A table message whose send timed out may have arrived all the same, between the
+        newest message known before it and the table just sent: two tables would show. Of
+        the ids in between that are not the bot's known messages (most are people's), the
+        nearest few are probed; the one that is the bot's, with the table's buttons, goes."""
+        messenger = self.messenger
+        candidates = [
+            message_id
+            for message_id in range(before - 1, after, -1)
+            if not messenger.sent_here(self.chat_id, message_id)
+        ][:LOST_TABLE_PROBES]
+        for message_id in candidates:
+            if await messenger.shows_unchanged(self.chat_id, message_id, self.table_markup):
+                await messenger.delete(self.chat_id, message_id)
+                return

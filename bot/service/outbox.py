@@ -36,6 +36,8 @@ class Delivery(Enum):
 
 #: Telegram's group limit counts the messages of the last minute
 GROUP_WINDOW = 60.0
+#: message ids remembered per group, to tell the bot's own from the others' (a lost send)
+KNOWN_PER_GROUP = 64
 #: a logged group send is written down before it leaves and, after a restart, nobody knows
 #: when it came back: the restored window counts it from this much later (bench.chaos saw a
 #: log write 0.2 s ahead of the send, and a restored window that let the 21st in 60 s through)
@@ -103,6 +105,8 @@ class Messenger:
         self._private = PrivatePacer(private_per_second, private_burst)
         # messages this bot edited to have no buttons, the newest 10,000: (chat, message)
         self._stripped: dict[tuple[int, int], None] = {}
+        # the newest messages this bot is known to have sent in each group (ids, ascending)
+        self._sent_in_group: dict[int, deque[int]] = {}
 
     def _count_group(self, chat_id: int) -> float:
         """Take a place in the group's window for a request leaving now; returns its time."""
@@ -275,7 +279,42 @@ class Messenger:
             repeatable=False,
         )
         message_id = getattr(message, "message_id", None)
+        if message_id is not None and chat_id < 0:
+            self._remember_sent(chat_id, int(message_id))
         return Sent(delivery, message_id)
+
+    def _remember_sent(self, chat_id: int, message_id: int) -> None:
+        sent = self._sent_in_group.setdefault(chat_id, deque(maxlen=KNOWN_PER_GROUP))
+        sent.append(message_id)
+        if len(self._sent_in_group) > 10_000:  # forget the group heard from longest ago
+            del self._sent_in_group[next(iter(self._sent_in_group))]
+
+    def newest_sent(self, chat_id: int) -> int:
+        """The id of the newest message this bot knows it sent to the group (0: none)."""
+        sent = self._sent_in_group.get(chat_id)
+        return max(sent) if sent else 0
+
+    def sent_here(self, chat_id: int, message_id: int) -> bool:
+        """Whether this bot knows it sent ``message_id`` to the group (lately)."""
+        return message_id in self._sent_in_group.get(chat_id, ())
+
+    async def shows_unchanged(
+        self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Whether ``message_id`` is this bot's own message with exactly ``markup``: an edit
+        to the same keyboard changes nothing, and Telegram answers "not modified" only for a
+        message the bot may edit (someone else's "can't be edited", a deleted one "not
+        found"). Finds a message whose send timed out after it arrived."""
+
+        async def probe() -> bool:
+            try:
+                await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
+            except BadRequest as error:
+                return "not modified" in error.message.lower()
+            return False  # it was the bot's, with other buttons (now these): not the one
+
+        delivery, found = await self._call(probe, chat_id)
+        return delivery is Delivery.OK and found is True
 
     async def send_photo(
         self,

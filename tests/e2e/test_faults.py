@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fakebot import FakeTelegram, Fault, RequestRecord
-from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
+from tests.e2e.driver import GROUP, live_message, open_lobby, running_bot, setup_world
 from tests.e2e.helpers_robust import (
     FAST,
     check_settlement,
@@ -263,3 +263,29 @@ async def test_a_deleted_table_message_is_sent_again(
     assert all("not found" in r.description for r in fake.rejections)
     assert not fake.limit_violations
     assert not fake.unanswered_callbacks()
+
+
+async def test_a_table_message_whose_send_timed_out_but_arrived_is_not_left_behind(
+    fake_telegram: FakeTelegram, tmp_path: Any
+) -> None:
+    """The table's send times out after Telegram took it: the bot sends the table again (it
+    never learnt the id), then finds the one that arrived and deletes it: one table shows."""
+    fake = fake_telegram
+    people = setup_world(fake, 2)
+    settings = fast_settings(fake, tmp_path / "bot.sqlite3", telegram_read_timeout=0.3)
+    async with running_bot(settings) as service:
+        lobby = await open_lobby(fake, people, "双扣", 2)
+        lost = fake.inject("sendMessage", "timeout", chat_id=GROUP, hold=5.0, performed=True)
+        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        table = service.tables[service.by_chat[GROUP]]
+        result = await finish(fake, service, people, table)
+        await check_settlement(service, table, result)
+    assert lost.fired == 1
+    [faulted] = [r for r in fake.fault_log if r.method == "sendMessage"]
+    assert "第 1 手" in str(faulted.params.get("text")), faulted  # it was the table
+    tables = [m for m in fake.chat(GROUP).bot_messages if " · 第 " in m.text]
+    assert len(tables) == 1, [m.text[:40] for m in tables]
+    # the one refusal is the look that found it: an edit to the same buttons
+    [probe] = fake.rejections
+    assert probe.method == "editMessageReplyMarkup" and "not modified" in probe.description
+    assert not fake.limit_violations
