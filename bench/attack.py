@@ -258,12 +258,19 @@ def _reply_to(fake: FakeTelegram, chat_id: int, message_id: int) -> FakeMessage 
     return None
 
 
-async def _timed(wait: Callable[[], Awaitable[Any]], began: float, timeout: float) -> float:
-    """Seconds from ``began`` until ``wait`` is done; infinite if not within ``timeout``."""
+async def _timed(
+    wait: Callable[[], Awaitable[Any]], began: float, timeout: float, missed: Counter[str]
+) -> float:
+    """Seconds from ``began`` until ``wait`` is done; infinite if not within ``timeout`` (or
+    if there was nothing to press), with the reason counted in ``missed``."""
     try:
         async with asyncio.timeout(timeout):
             await wait()
-    except (TimeoutError, LookupError, ValueError):
+    except TimeoutError:
+        missed["no answer in time"] += 1
+        return math.inf
+    except (LookupError, ValueError):
+        missed["no button to press"] += 1
         return math.inf
     return time.perf_counter() - began
 
@@ -274,6 +281,7 @@ class Probes:
 
     help: list[float] = field(default_factory=list)
     presses: list[float] = field(default_factory=list)
+    missed: Counter[str] = field(default_factory=Counter)  # 提示 presses that got nothing
 
 
 async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probes:
@@ -290,6 +298,7 @@ async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probe
             lambda: fake.wait_for(lambda: _reply_to(fake, spec.group, sent.message_id), 3600),
             at,
             args.wait,
+            Counter(),
         )
         probes.help.append(latency)
 
@@ -300,7 +309,7 @@ async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probe
             result = await fake.press(user_id, user_id, None, "提示")
             await result.answered(3600)
 
-        probes.presses.append(await _timed(answered, at, args.wait))
+        probes.presses.append(await _timed(answered, at, args.wait, probes.missed))
 
     async def schedule(
         interval: float, offset: float, start: Callable[[int], Awaitable[None] | None]
@@ -322,6 +331,7 @@ async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probe
     def press_job(_n: int) -> Awaitable[None] | None:
         user_id = world.to_act()
         if user_id is None:
+            probes.missed["nobody's turn prompt"] += 1
             probes.presses.append(math.inf)
             return None
         return one_press(user_id)
@@ -512,6 +522,7 @@ def presses_attack(args: argparse.Namespace) -> Attack:
         message = fake.chat(group).bot_messages[-1].message_id
         began = time.monotonic()
         latencies: list[float] = []
+        missed: Counter[str] = Counter()
 
         async def one(index: int) -> None:
             await asyncio.sleep(max(0.0, began + index * seconds / args.presses - time.monotonic()))
@@ -521,7 +532,7 @@ def presses_attack(args: argparse.Namespace) -> Attack:
                 result = await fake.press_raw(users[index % len(users)], group, message, stale)
                 await result.answered(3600)
 
-            latencies.append(await _timed(answered, at, args.wait))
+            latencies.append(await _timed(answered, at, args.wait, missed))
 
         await asyncio.gather(*(one(n) for n in range(args.presses)))
         answered = [s for s in latencies if s != math.inf]
@@ -585,11 +596,12 @@ async def run_attacks(args: argparse.Namespace, folder: Path) -> Run:
                 )
             for name, seconds, attack, nofile in chosen:
                 print(f"attack: {name} ...", file=sys.stderr, flush=True)
-                await bot.stop()
-                begun = time.monotonic()
-                await bot.start(nofile)
-                await fake.wait_for(world.to_act, 60, what="the first table's turn prompt")
-                run.starts.append(time.monotonic() - begun)
+                if not args.reuse_bot or nofile != bot.nofile:
+                    await bot.stop()
+                    begun = time.monotonic()
+                    await bot.start(nofile)
+                    await fake.wait_for(world.to_act, 60, what="the first table's turn prompt")
+                    run.starts.append(time.monotonic() - begun)
                 run.results.append(await measured(world, bot, name, seconds, attack, args))
         finally:
             await bot.stop()
@@ -675,9 +687,14 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
         "on those same cores. Figures are what this run saw, not the bot alone on a quiet box",
         f"- The bot: `python -m bot run` in a child process, default settings but 900 s turns, "
         f"the web table on 127.0.0.1; the fake with Telegram's limits. {run.groups} groups each "
-        f"with a 双扣 game in progress (setup {run.setup_seconds:.0f} s); a fresh bot process "
-        f"on the same database for each attack (starts took "
-        f"{', '.join(f'{s:.1f}' for s in run.starts)} s). Open-file limit: {args.nofile} for "
+        f"with a 双扣 game in progress (setup {run.setup_seconds:.0f} s); "
+        + (
+            "one bot process for the attacks with the same open-file limit (`--reuse-bot`)"
+            if args.reuse_bot
+            else "a fresh bot process on the same database for each attack"
+        )
+        + f" (starts took {', '.join(f'{s:.1f}' for s in run.starts)} s). "
+        f"Open-file limit: {args.nofile} for "
         f"the slow connections, else inherited ({soft} soft / {hard} hard)",
         f"- Probes: `/help` in every group every {args.help_interval:g} s (from a player, timed "
         "to the bot's reply in the group); 提示 by the first table's player to act every "
@@ -691,9 +708,12 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
     ]
     for m in run.results:
         calls = ", ".join(f"{k} {v}" for k, v in m.bot_calls.most_common(5))
+        missed = ", ".join(f"{k} ×{v}" for k, v in m.probes.missed.most_common())
         lines.append(
             f"- **{m.name}**: {m.outcome}. The bot's Bot API calls meanwhile: {calls or 'none'}; "
-            f"RSS at the end {_mib(m.rss_after)} MiB; this process's CPU {m.own_cpu:.1f} s."
+            f"RSS at the end {_mib(m.rss_after)} MiB; this process's CPU {m.own_cpu:.1f} s"
+            + (f"; 提示 presses that got nothing: {missed}" if missed else "")
+            + "."
         )
     if run.log_tail:
         commonest = "; ".join(run.log_tail)
@@ -745,6 +765,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--press-users", type=int, default=99)
     add("--press-seconds", type=float, default=10.0)
     add("--only", nargs="+", choices=ATTACKS, default=list(ATTACKS), help="run these attacks")
+    add(
+        "--reuse-bot",
+        action="store_true",
+        help="one bot for every attack unless the open-file limit differs (quicker, the "
+        "attacks' damage adds up)",
+    )
     add("--keep", action="store_true", help="keep the database and the bot's log")
     add("--no-write", action="store_true", help="print only")
     return parser.parse_args(argv)
