@@ -366,6 +366,7 @@ class Measured:
     member_calls: int = 0  # getChatMember requests the bot made
     bot_calls: Counter[str] = field(default_factory=Counter)  # every request, by method
     own_cpu: float = 0.0  # this process's (the fake, the attackers, the probes)
+    load: float = 0.0  # the machine's 1-minute load average as the attack ended
     outcome: str = ""  # what the attacker saw, in words
     detail: Any = None
 
@@ -396,6 +397,7 @@ async def measured(
     result.files_before, result.files_peak = monitor.first.files, monitor.peak_files
     result.log_bytes = bot.log_size() - log0
     result.own_cpu = time.process_time() - own0
+    result.load = os.getloadavg()[0]
     window = fake.requests[first:]
     result.bot_calls = Counter(r.method for r in window if r.method != "getUpdates")
     result.member_calls = result.bot_calls["getChatMember"]
@@ -655,6 +657,7 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
         "bot open files: before → peak (limit)",
         "log growth KiB",
         "getChatMember / min",
+        "load (1 min) at the end",
     ]
     rows = []
     for m in run.results:
@@ -673,6 +676,7 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
                 f"{m.files_before} → {m.files_peak} ({m.nofile or 'inherited'})",
                 f"{m.log_bytes / 1024:,.1f}",
                 f"{m.member_calls / minutes:,.0f}",
+                f"{m.load:.1f}",
             ]
         )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
