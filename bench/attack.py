@@ -443,7 +443,9 @@ def slow_attack(args: argparse.Namespace) -> Attack:
             + (f" (not: {failed})" if failed else "")
             + f", {found.closed_by_bot} closed by the bot"
             + (f" ({said})" if said else "")
-            + f", {found.open_at_end} still open at the end; {found.bytes_sent} bytes sent",
+            + f", {found.open_at_end} still open at the end; {found.bytes_sent} bytes sent "
+            "(the kernel completes connections the bot has not accepted: its open files say "
+            "how many it took)",
             found,
         )
 
@@ -722,11 +724,11 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
     if run.log_tail:
         commonest = "; ".join(run.log_tail)
         lines += ["", f"The bot's log over the whole run, commonest lines: {commonest}"]
-    lines += ["", *verdict(run)]
+    lines += ["", *verdict(run, args.wait)]
     return "\n".join(lines)
 
 
-def verdict(run: Run) -> list[str]:
+def verdict(run: Run, wait: float) -> list[str]:
     lines = []
     for m in run.results:
         if m.name == "no attack":
@@ -735,9 +737,14 @@ def verdict(run: Run) -> list[str]:
         answered = worst <= GOAL_P99
         small_log = m.log_bytes <= GOAL_LOG_BYTES
         met = "met" if answered and small_log else "**missed**"
+        said = (
+            f"some got no answer within the {wait:g} s waited"
+            if worst == math.inf
+            else f"{_s(worst)} s"
+        )
         lines.append(
             f"- {m.name}: a playing group answered within {GOAL_P99:g} s at p99 "
-            f"(worst of /help and 提示: {_s(worst)} s) {'yes' if answered else '**no**'}; log "
+            f"(worst of /help and 提示: {said}) {'yes' if answered else '**no**'}; log "
             f"growth {m.log_bytes / 2**20:.2f} MiB ≤ {GOAL_LOG_BYTES / 2**20:g} MiB "
             f"{'yes' if small_log else '**no**'}: goal {met}."
         )
