@@ -8,8 +8,10 @@ import html
 import math
 import os
 import re
+import socket
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +114,39 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+# ---- a bot process seen from outside (/proc), as an operator would see it ------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+@dataclass(frozen=True)
+class ProcSample:
+    """One look at a process: CPU seconds used so far, resident memory, open files."""
+
+    cpu: float
+    rss: int  # bytes
+    files: int
+
+
+def proc_sample(pid: int) -> ProcSample:
+    """What /proc says of ``pid`` now; zeros once it has gone (a bench must not die of it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            # the command name may hold spaces: the fields start after its closing bracket
+            fields = stat.read().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+        with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+            rss = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        files = len(os.listdir(f"/proc/{pid}/fd"))
+    except (OSError, IndexError, ValueError):
+        return ProcSample(0.0, 0, 0)
+    return ProcSample(cpu, rss, files)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nobody listens on now, for a child process that must be told its port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
