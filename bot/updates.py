@@ -32,6 +32,10 @@ MAX_CONCURRENT = 4096
 PER_CHAT = 32
 #: updates of one person in progress or waiting, all chats together
 PER_USER = 16
+#: answers to shed presses in flight at once, all chats together: each is one request, and a
+#: flood's hundreds at once grow the HTTP connection pool, whose bookkeeping per request grows
+#: with it (bench.presses: the player on turn waited 1-3 s for the CPU they took)
+SHED_ANSWERS = 4
 
 
 @dataclass
@@ -54,6 +58,7 @@ class FairUpdateProcessor(BaseUpdateProcessor):
         self.per_chat = per_chat
         self.per_user = per_user
         self.shed = 0  # updates dropped so far (for tests and metrics)
+        self.shed_answers = asyncio.Semaphore(SHED_ANSWERS)
         self._lanes: dict[int, _Lane] = {}
         self._users: dict[int, int] = {}
 
@@ -75,7 +80,8 @@ class FairUpdateProcessor(BaseUpdateProcessor):
                 del self._lanes[chat_id]
             _close(coroutine)
             self.shed += 1
-            await _shed(update)
+            async with self.shed_answers:
+                await _shed(update)
             return
         lane.count += 1
         if user_id is not None:

@@ -54,8 +54,32 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if chat is not None and chat.id != user.user_id:  # hand buttons live in private chats
             reply = Reply(text(await service.language(user), "err.not_yours"), alert=True)
         else:
-            reply = await service.on_hand_callback(user, callback, _offering(query))
+            answering = _EarlyAnswer(query)
+            reply = await service.on_hand_callback(user, callback, _offering(query), answering)
+            if await answering.done():
+                return
     await _answer(query, reply)
+
+
+class _EarlyAnswer:
+    """Answers a hand press the moment the service knows the answer: the edits that render
+    it wait for the private chat's pace (and the next prompt for another's), and the client
+    spins until answered."""
+
+    def __init__(self, query: CallbackQuery) -> None:
+        self.query = query
+        self.task: asyncio.Task[None] | None = None
+
+    def __call__(self, reply: Reply) -> None:
+        if self.task is None:  # one answer per press
+            self.task = asyncio.create_task(_answer(self.query, reply))
+
+    async def done(self) -> bool:
+        """Whether the press was answered early (waits for that answer to be made)."""
+        if self.task is None:
+            return False
+        await self.task
+        return True
 
 
 async def _answer(query: CallbackQuery, reply: Reply) -> None:

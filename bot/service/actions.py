@@ -16,7 +16,7 @@ from bot.game.cards import Card, format_cards
 from bot.game.common import Action, IllegalPlay, Played
 from bot.game.textplay import is_pass, parse_play_text
 from bot.render import play_html
-from bot.service.base import Reply, Source, UserInfo
+from bot.service.base import EarlyAnswer, Reply, Source, UserInfo, answer_early
 from bot.service.computers import cheapest_first
 from bot.service.hub import Hub
 from bot.service.tables import Table
@@ -27,11 +27,19 @@ class PlayerActions:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
-    async def act(self, table: Table, index: int, action: Action, source: Source) -> Reply:
+    async def act(
+        self,
+        table: Table,
+        index: int,
+        action: Action,
+        source: Source,
+        early: EarlyAnswer | None = None,
+    ) -> Reply:
         """Apply ``action`` for seat ``index`` (the table's lock held) and move the table on.
 
         Refusals change nothing: the 亮王 gate still open, a seat in 托管 acting by hand, an
-        illegal play (the engine's reason).
+        illegal play (the engine's reason). ``early`` hears the answer once the action is
+        stored, before the hand messages, the group and the next prompt are brought up to date.
         """
         seat = table.seats[index]
         lang = seat.language
@@ -53,6 +61,7 @@ class PlayerActions:
             shown = play_html(lang, table.variant.name, played.combo, beaten)
             note = text(lang, "hand.you_played", play=shown)
             reply = text(lang, "ok.played", play=format_cards(sorted(played.combo.cards)))
+        answer_early(early, Reply(reply, accepted=True))
         if source.human:
             seat.timeouts = 0
             await self.hub.flow.after(table, index, events, note)
@@ -66,9 +75,14 @@ class PlayerActions:
     # ---- the hand message's buttons ------------------------------------------------------
 
     async def on_button(
-        self, user: UserInfo, callback: Callback, message_id: int | None = None
+        self,
+        user: UserInfo,
+        callback: Callback,
+        message_id: int | None = None,
+        early: EarlyAnswer | None = None,
     ) -> Reply:
-        """A button of a private hand message. ``message_id``: the message it was on."""
+        """A button of a private hand message. ``message_id``: the message it was on.
+        ``early`` hears the answer as soon as it is known, before the edits that render it."""
         hub = self.hub
         table = hub.registry.get(callback.game_id)
         # a seat's language is on the seat: the database is asked only for strangers
@@ -84,16 +98,21 @@ class PlayerActions:
                 return Reply(text(lang, "err.game_over"))
             if callback.act is Act.TAKEBACK:
                 return await hub.departures.takeback(table, index)
-            if callback.version != seat.version:
-                stale = message_id if message_id != seat.live_message_id else None
-                return await self._outdated(user, lang, stale)
-            if seat.live_message_id is None and message_id is not None:
-                # the prompt whose send timed out (it is not sent twice) did arrive: adopt it
-                seat.live_message_id = message_id
-                await hub.hands.save(table)
-            return await self._press(table, index, callback)
+            stale = callback.version != seat.version
+            if not stale:
+                if seat.live_message_id is None and message_id is not None:
+                    # the prompt whose send timed out (it is not sent twice) did arrive: adopt
+                    seat.live_message_id = message_id
+                    await hub.hands.save(table)
+                return await self._press(table, index, callback, early)
+            old = message_id if message_id != seat.live_message_id else None
+        # an old message's buttons come off outside the lock: that edit waits for the
+        # presser's pace, which the seat to act must not wait for
+        return await self._outdated(user, lang, old)
 
-    async def _press(self, table: Table, index: int, callback: Callback) -> Reply:
+    async def _press(
+        self, table: Table, index: int, callback: Callback, early: EarlyAnswer | None
+    ) -> Reply:
         seat = table.seats[index]
         lang = seat.language
         if callback.act is Act.REVEAL:
@@ -107,22 +126,23 @@ class PlayerActions:
         if callback.act in (Act.TOGGLE, Act.CLEAR) and table.engine.turn != index:
             return Reply(text(lang, "err.not_your_turn"))  # cards are chosen on one's turn
         if callback.act is Act.TOGGLE:
-            return await self._toggle(table, index, callback.arg)
+            return await self._toggle(table, index, callback.arg, early)
         if callback.act is Act.CLEAR:
+            reply = answer_early(early, Reply(text(lang, "ok.selected", count=0)))
             if seat.selected:  # clearing nothing would be an identical edit (a 400)
                 seat.selected.clear()
                 await self.hub.hands.refresh(table, index)
-            return Reply(text(lang, "ok.selected", count=0))
+            return reply
         if callback.act is Act.HINT:
-            return await self._hint(table, index)
+            return await self._hint(table, index, early)
         if callback.act is Act.PLAY:
             hand = sorted(table.engine.hands[index])
             cards = [hand[i] for i in sorted(seat.selected) if i < len(hand)]
             if not cards:
                 return Reply(text(lang, "err.nothing_selected"))
-            return await self.act(table, index, _play(index, cards), Source.BUTTON)
+            return await self.act(table, index, _play(index, cards), Source.BUTTON, early)
         if callback.act is Act.PASS:
-            return await self.act(table, index, Action.pass_(index), Source.BUTTON)
+            return await self.act(table, index, Action.pass_(index), Source.BUTTON, early)
         return Reply(text(lang, "err.outdated"))
 
     async def _outdated(self, user: UserInfo, lang: Lang, message_id: int | None) -> Reply:
@@ -131,16 +151,21 @@ class PlayerActions:
             await self.hub.messenger.clear_buttons(user.user_id, message_id)
         return Reply(text(lang, "err.outdated"))
 
-    async def _toggle(self, table: Table, index: int, arg: int | None) -> Reply:
+    async def _toggle(
+        self, table: Table, index: int, arg: int | None, early: EarlyAnswer | None
+    ) -> Reply:
         seat = table.seats[index]
         hand_size = len(table.engine.hands[index])
         if arg is None or not 0 <= arg < hand_size:
             return Reply(text(seat.language, "err.outdated"))
         seat.selected ^= {arg}
+        reply = answer_early(
+            early, Reply(text(seat.language, "ok.selected", count=len(seat.selected)))
+        )
         await self.hub.hands.refresh(table, index)
-        return Reply(text(seat.language, "ok.selected", count=len(seat.selected)))
+        return reply
 
-    async def _hint(self, table: Table, index: int) -> Reply:
+    async def _hint(self, table: Table, index: int, early: EarlyAnswer | None) -> Reply:
         seat = table.seats[index]
         game = table.engine
         if game.turn != index:
@@ -152,11 +177,12 @@ class PlayerActions:
         seat.hint_index = (seat.hint_index + 1) % len(plays)
         combo = plays[seat.hint_index]
         selected = _indexes_of(sorted(game.hands[index]), combo.cards)
+        play = play_html(seat.language, table.variant.name, combo, game.on_table)
+        reply = answer_early(early, Reply(text(seat.language, "ok.hint", play=play)))
         if selected != seat.selected:  # the same cards again: an identical edit is a 400
             seat.selected = selected
             await self.hub.hands.refresh(table, index)
-        play = play_html(seat.language, table.variant.name, combo, game.on_table)
-        return Reply(text(seat.language, "ok.hint", play=play))
+        return reply
 
     # ---- the web table ---------------------------------------------------------------------
 

@@ -22,6 +22,18 @@ class Reply:
     reply_to: int | None = None  # answer as a reply to this message (e.g. the open lobby)
 
 
+#: Told the answer to a press as soon as it is known, while the table goes on rendering it
+#: (edits and prompts that wait for the chats' pace): the person is answered at once.
+EarlyAnswer = Callable[[Reply], None]
+
+
+def answer_early(early: EarlyAnswer | None, reply: Reply) -> Reply:
+    """Give ``reply`` to ``early`` (if any) and return it."""
+    if early is not None:
+        early(reply)
+    return reply
+
+
 class Source(Enum):
     """Who made an action: every one goes through the same ``PlayerActions.act``."""
 

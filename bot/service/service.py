@@ -17,7 +17,7 @@ from telegram import InlineKeyboardMarkup
 from bot.callbacks import Callback
 from bot.config import Settings
 from bot.service.actions import PlayerActions
-from bot.service.base import Reply, Scheduler, UserInfo
+from bot.service.base import EarlyAnswer, Reply, Scheduler, UserInfo
 from bot.service.command_answers import CommandAnswers
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
@@ -186,9 +186,14 @@ class GameService:
     # ---- playing -------------------------------------------------------------------------
 
     async def on_hand_callback(
-        self, user: UserInfo, callback: Callback, message_id: int | None = None
+        self,
+        user: UserInfo,
+        callback: Callback,
+        message_id: int | None = None,
+        early: EarlyAnswer | None = None,
     ) -> Reply:
-        return await self.hub.actions.on_button(user, callback, message_id)
+        """A hand button; ``early`` hears the answer before the edits that render it."""
+        return await self.hub.actions.on_button(user, callback, message_id, early)
 
     async def typed_play(self, user: UserInfo, message: str) -> Reply | None:
         return await self.hub.actions.typed(user, message)
