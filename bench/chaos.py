@@ -878,6 +878,7 @@ class Chaos:
 
 REFUSED_AFTER_TIMEOUT = "a retry after an attempt that timed out but took effect"
 REFUSED_REPEAT = "a repeat of a request that had succeeded"
+REFUSED_PROBE = "a look for a table message whose send timed out (an edit to the same buttons)"
 REFUSED_OTHER = "other"
 
 
@@ -886,6 +887,8 @@ def _explain(fake: FakeTelegram, rejection: Rejection) -> str:
     (an injected "timeout" with performed=True, which a real lost response also causes), or
     repeated one that had succeeded, or something else."""
     params = rejection.params
+    if rejection.method == "editMessageReplyMarkup" and "not modified" in rejection.description:
+        return REFUSED_PROBE
     if rejection.method == "answerCallbackQuery":
         keys = ("callback_query_id",)
     elif "message_id" in params:

@@ -46,6 +46,18 @@ def fast_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settin
     return bot_settings(fake, db_path, **values)
 
 
+def assert_clean_but_lost_table_probes(fake: FakeTelegram) -> None:
+    """``fake.assert_clean()``, but for the looks for a table message whose send timed out
+    after it arrived (an edit to the same buttons, answered "not modified" by design)."""
+    problems = [
+        str(r)
+        for r in fake.rejections
+        if not (r.method == "editMessageReplyMarkup" and "not modified" in r.description)
+    ]
+    problems += [str(v) for v in fake.limit_violations]
+    assert not problems, "the fake Telegram refused requests:\n  " + "\n  ".join(problems)
+
+
 def seed_where(variant: str, leader: int) -> int:
     """The first seed whose deal has ``leader`` lead (the engine's own rule)."""
     from bot.variants import VARIANTS
