@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from telegram import BotCommand
 from telegram.ext import Application, ContextTypes, JobQueue
 
+from bot import logfilter
 from bot.config import Settings
 from bot.handlers import register_handlers
 from bot.handlers.common import Throttle
@@ -158,9 +159,11 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
             token=settings.token,
             throttle=application.bot_data["throttle"],
             max_age=settings.webapp_auth_max_age,
+            sockets_per_user=settings.web_sockets_per_user,
+            sockets_per_game=settings.web_sockets_per_game,
         )
         if not settings.webhook_url:  # in webhook mode the one server starts with the hook
-            server = HttpServer(table=application.bot_data["web"])
+            server = http_server(settings, table=application.bot_data["web"])
             application.bot_data["http"] = server
             port = await server.start(settings.web_listen, settings.web_port)
             log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
@@ -203,6 +206,7 @@ def run() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logfilter.install(settings.log_repeat_seconds)
     try:
         asyncio.run(preflight(settings))
         _serve(build_application(settings), settings)
@@ -236,7 +240,8 @@ async def _run_webhook(
         assert application.post_init is not None
         await application.post_init(application)
         await application.start()
-        server = HttpServer(
+        server = http_server(
+            settings,
             table=application.bot_data.get("web"),
             webhook=Webhook(application, webhook_path(url), secret),
         )
@@ -252,6 +257,18 @@ async def _run_webhook(
         await application.post_shutdown(application)
     finally:
         await application.shutdown()
+
+
+def http_server(
+    settings: Settings, *, table: WebTable | None, webhook: Webhook | None = None
+) -> HttpServer:
+    return HttpServer(
+        table=table,
+        webhook=webhook,
+        max_connections=settings.web_max_connections,
+        header_timeout=settings.web_header_timeout,
+        body_timeout=settings.web_body_timeout,
+    )
 
 
 def webhook_path(url: str) -> str:

@@ -105,6 +105,33 @@ class Settings(BaseSettings):
     webapp_auth_max_age: float = Field(
         86400.0, gt=0, description="Seconds a Mini App's initData stays good."
     )
+    web_max_connections: int = Field(
+        512,
+        ge=1,
+        description="Open connections the web server takes at once; one more is closed at "
+        "once. Well under the usual 1,024 open files, so Telegram's keep theirs.",
+    )
+    web_header_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a connection has to send a whole request head, from opening or "
+        "from its previous answer (idle keep-alive connections close then too).",
+    )
+    web_body_timeout: float = Field(
+        20.0, gt=0, description="Seconds a request has to send its body; then 408."
+    )
+    web_sockets_per_user: int = Field(
+        4, ge=1, description="Live pages (WebSockets) one user may hold open at once."
+    )
+    web_sockets_per_game: int = Field(
+        64, ge=1, description="Live pages (WebSockets) open on one game at once."
+    )
+    log_repeat_seconds: float = Field(
+        60.0,
+        gt=0,
+        description="A warning or error repeated within this many seconds is logged once, "
+        "with a count of the repeats left out.",
+    )
 
     @field_validator("webhook_url", "webapp_url")
     @classmethod

@@ -19,6 +19,10 @@ from bot.service.tables import Table
 KEEP_FINISHED = 500
 
 
+class Crowded(Exception):
+    """No room for one more page: the user's, or the game's, are at their cap."""
+
+
 @dataclass(eq=False)
 class Page:
     """One open page: whose, which game, and whether it is behind the table."""
@@ -33,22 +37,42 @@ class Page:
 
 
 class LiveViews:
-    def __init__(self) -> None:
+    """The open pages, capped: each costs a socket, a task and a view per change, so one user
+    (or one game's crowd) must not open thousands of them."""
+
+    def __init__(self, *, per_user: int = 4, per_game: int = 64) -> None:
+        self.per_user = per_user
+        self.per_game = per_game
         self._pages: dict[int, set[Page]] = {}
+        self._users: dict[int, int] = {}  # pages open per user, over all games
         self._finished: OrderedDict[int, Table] = OrderedDict()
 
     def open(self, user_id: int, game_id: int) -> Page:
+        """A new page; raises Crowded, and opens nothing, past either cap."""
+        pages = self._pages.get(game_id, set())
+        if self._users.get(user_id, 0) >= self.per_user:
+            raise Crowded("too many live pages of yours")
+        if len(pages) >= self.per_game:
+            raise Crowded("too many live pages of this game")
         page = Page(user_id, game_id)
-        self._pages.setdefault(game_id, set()).add(page)
+        self._pages[game_id] = pages
+        pages.add(page)
+        self._users[user_id] = self._users.get(user_id, 0) + 1
         page.wake()  # the first view goes out at once
         return page
 
     def close(self, page: Page) -> None:
         pages = self._pages.get(page.game_id)
-        if pages is not None:
-            pages.discard(page)
-            if not pages:
-                del self._pages[page.game_id]
+        if pages is None or page not in pages:
+            return
+        pages.discard(page)
+        if not pages:
+            del self._pages[page.game_id]
+        left = self._users[page.user_id] - 1
+        if left:
+            self._users[page.user_id] = left
+        else:
+            del self._users[page.user_id]
 
     def watching(self, game_id: int, user_id: int) -> bool:
         """Whether the user has a page of this table open."""

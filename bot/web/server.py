@@ -28,7 +28,7 @@ from bot.service.base import Reply, UserInfo
 from bot.service.tables import Table
 from bot.strings import Lang, web_strings
 from bot.web.initdata import InitDataError, WebUser, check_init_data
-from bot.web.live import LiveViews, Page
+from bot.web.live import Crowded, LiveViews, Page
 from bot.web.tableview import JSON, table_view
 
 log = logging.getLogger(__name__)
@@ -85,13 +85,15 @@ class WebTable:
         throttle: Throttle,
         max_age: float,
         clock: Callable[[], float] = time.time,
+        sockets_per_user: int = 4,
+        sockets_per_game: int = 64,
     ) -> None:
         self.service = service
         self.token = token
         self.throttle = throttle
         self.max_age = max_age
         self.clock = clock
-        self.live = LiveViews()
+        self.live = LiveViews(per_user=sockets_per_user, per_game=sockets_per_game)
         service.hub.watchers.append(self.live.changed)
         service.hub.page_open = self.live.watching
         self.port = 0  # where the server listens, once started
@@ -275,11 +277,14 @@ class WebTable:
                 user = self._check(str(hello.get("auth", "")))
                 table = await self._find(_game_id(hello.get("game"), user))
                 seat = await self._seat_or_spectator(table, user)
+                try:  # past the caps: refused like any other, and nothing else done
+                    page = self.live.open(user.user_id, table.game_id)
+                except Crowded as crowded:
+                    raise Refused(429, str(crowded)) from None
             except Refused as refusal:
                 await socket.send_str(refusal.body())
                 await socket.close(code=4000 + refusal.status)
                 return socket
-            page = self.live.open(user.user_id, table.game_id)
             page.next_game = self._following(table, user.user_id)
             if seat is not None:  # the page takes over from the hand message's buttons
                 async with table.lock:
