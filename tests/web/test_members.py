@@ -58,7 +58,9 @@ async def test_many_spectator_asks_make_one_call(
     people = setup_world(fake, 4)
     fake.add_user(SPECTATOR, "观众")
     fake.chat(GROUP).members.add(SPECTATOR)
-    async with running(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web, members):
+    # 20 live pages of one person (the cap is 4): this test counts lookups, not pages
+    settings = web_settings(fake, tmp_path / "bot.sqlite3", web_sockets_per_user=20)
+    async with running(settings) as (service, web, members):
         table = await start_game(fake, service, people, "双扣")
         game = table.game_id
         # they only pressed 加入 in the group: known members from their presses
