@@ -9,96 +9,24 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot.handlers.common import Throttle
-from bot.service import GameService
-from bot.service.tables import Table
 from bot.web import server
-from bot.web.server import WebTable
 from fakebot import FakeTelegram
-from fakebot.miniapp import init_data_for
-from tests.e2e.driver import GROUP, setup_world
-from tests.e2e.helpers_robust import snapshot, start_game
-from tests.web.helpers import web_and_webhook, web_settings
+from tests.e2e.helpers_robust import snapshot
+from tests.web.sites import SECRET, Site, no_errors, open_site
 
-STRANGER, SPECTATOR = 555, 777
-SECRET = "the-webhook-secret"
 TOO_BIG = 2**63  # SQLite's INTEGER ends at 2^63-1
-
-
-@dataclass
-class Site:
-    fake: FakeTelegram
-    service: GameService
-    table: Table
-    web: WebTable
-    base: str
-    session: aiohttp.ClientSession
-    waiter: str  # initData of a seated player whose turn it is not
-    stranger: str  # of someone outside the group
-    spectator: str  # of a member of the group who is not seated
-
-    async def post(
-        self, body: bytes, init_data: str | None, **headers: str
-    ) -> tuple[int, Any]:
-        if init_data is not None:
-            headers["Authorization"] = f"tma {init_data}"
-        async with self.session.post(
-            f"{self.base}api/action", data=body, headers=headers
-        ) as response:
-            return response.status, await _json(response)
-
-    async def get(self, path: str, init_data: str) -> tuple[int, Any]:
-        headers = {"Authorization": f"tma {init_data}"}
-        async with self.session.get(f"{self.base}{path}", headers=headers) as response:
-            return response.status, await _json(response)
-
-
-async def _json(response: aiohttp.ClientResponse) -> Any:
-    text = await response.text()
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 @pytest.fixture
 async def site(fake_telegram: FakeTelegram, tmp_path: Any) -> AsyncIterator[Site]:
-    """A 双扣 game of four people, on a server with the web table and the webhook."""
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    fake.add_user(STRANGER, "路人")
-    fake.add_user(SPECTATOR, "观众")
-    fake.chat(GROUP).members.add(SPECTATOR)
-    settings = web_settings(fake, tmp_path / "bot.sqlite3")
-    async with web_and_webhook(settings, SECRET) as (service, web, port):
-        table = await start_game(fake, service, people, "双扣", 0)
-        turn = table.engine.turn
-        assert turn is not None
-        waiter = people[(turn + 1) % 4]
-        async with aiohttp.ClientSession() as session:
-            yield Site(
-                fake,
-                service,
-                table,
-                web,
-                f"http://127.0.0.1:{port}/",
-                session,
-                init_data_for(fake.token, waiter, "玩家"),
-                init_data_for(fake.token, STRANGER, "路人"),
-                init_data_for(fake.token, SPECTATOR, "观众"),
-            )
-    fake.assert_clean()
-
-
-def no_errors(caplog: pytest.LogCaptureFixture) -> None:
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, caplog.text
+    async with open_site(fake_telegram, tmp_path) as opened:
+        yield opened
 
 
 def nested(depth: int) -> str:
