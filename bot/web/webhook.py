@@ -34,7 +34,7 @@ class Webhook:
         # a header aiohttp could not decode as UTF-8 keeps its bytes as surrogates
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
         if not hmac.compare_digest(given, self.secret.encode()):
-            return web.Response(status=403)
+            return web.json_response({"error": "wrong secret"}, status=403)
         try:
             update = self._update(loads(await request.read()))
         except BadInput as bad:

@@ -248,7 +248,7 @@ async def test_webhook_bodies_with_the_right_secret(
                 answer = (response.status, await response.json())
             assert answer == (400, {"error": reason}), body[:30]
         async with site.session.post(hook, data=b"[1]") as response:
-            assert response.status == 403
+            assert (response.status, await response.json()) == (403, {"error": "wrong secret"})
         async with site.session.post(hook, json={"update_id": 1}, headers=headers) as response:
             assert response.status == 200
     no_errors(caplog)
