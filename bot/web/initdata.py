@@ -43,6 +43,8 @@ def check_init_data(init_data: str, token: str, *, max_age: float, now: float) -
     ``max_age``: seconds an ``auth_date`` stays good; ``now``: Unix time."""
     if not init_data:
         raise InitDataError("no initData")
+    if not init_data.isascii():  # a query string is ASCII; anything else cannot be signed
+        raise InitDataError("initData is not a query string")
     try:
         pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
     except ValueError:

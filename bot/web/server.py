@@ -14,27 +14,34 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from bot.callbacks import Act, Callback
-from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, SUITS, Card
+from bot.game.cards import Card
 from bot.handlers.common import Throttle
 from bot.service import GameService
 from bot.service.base import Reply, UserInfo
 from bot.service.tables import Table
 from bot.strings import Lang, web_strings
 from bot.web.initdata import InitDataError, WebUser, check_init_data
+from bot.web.inputs import (
+    MAX_ACTION_BYTES,
+    BadInput,
+    action_of,
+    game_id_of,
+    loads,
+    read_capped,
+    step_of,
+)
 from bot.web.live import Crowded, LiveViews, Page
 from bot.web.tableview import JSON, table_view
 
 log = logging.getLogger(__name__)
 
-#: what a page may ask for; everything else is a 400
-KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again"})
 #: seconds a new WebSocket has to say who it is
 HELLO_TIMEOUT = 10.0
 STATIC = {
@@ -42,12 +49,13 @@ STATIC = {
     "app.css": "text/css",
     "replay.js": "application/javascript",
 }
-#: why a replay is refused -> the status (a finished game's replay only; see GET /api/replay)
+#: why a replay is refused -> the answer (a finished game's replay only; see GET /api/replay).
+#: An outsider hears "no replay" as for a game that does not exist: nothing tells them which do
 REPLAY_REFUSALS = {
-    "no replay": 404,
-    "not a member of this group": 403,
-    "try again": 429,
-    "no such step": 400,
+    "no replay": (404, "no replay"),
+    "not a member of this group": (404, "no replay"),
+    "try again": (429, "try again"),
+    "no such step": (400, "no such step"),
 }
 
 class Refused(Exception):
@@ -62,16 +70,13 @@ class Refused(Exception):
         return json.dumps({"error": self.reason}, ensure_ascii=False)
 
 
-def card_of(code: object) -> Card:
-    """A card from its integer code; raises ValueError for anything that is no card."""
-    if not isinstance(code, int) or isinstance(code, bool):
-        raise ValueError(code)
-    rank, suit = code >> 3, code & 7
-    if rank in (SMALL_JOKER, BIG_JOKER) and suit == NO_SUIT:
-        return Card(rank)
-    if 3 <= rank < SMALL_JOKER and suit < NO_SUIT:
-        return Card(rank, SUITS[suit])
-    raise ValueError(code)
+@contextlib.contextmanager
+def _refusing() -> Iterator[None]:
+    """Malformed input (bot.web.inputs) is answered as a refusal with its status."""
+    try:
+        yield
+    except BadInput as bad:
+        raise Refused(bad.status, bad.reason) from None
 
 
 class WebTable:
@@ -158,9 +163,10 @@ class WebTable:
         return None
 
     async def _seat_or_spectator(self, table: Table, user: WebUser) -> int | None:
-        """The user's seat; None for a member of the group who is not seated; else 403, or
-        429 "try again" while membership cannot be checked (the lookups' budget is spent:
-        the page retries rather than wait behind the games' calls)."""
+        """The user's seat; None for a member of the group who is not seated; 429 "try
+        again" while membership cannot be checked (the lookups' budget is spent: the page
+        retries rather than wait behind the games' calls). Anyone else hears what they would
+        for a game that does not exist (no 403 against 404 to tell them which ids do)."""
         seat = table.seat_of(user.user_id)
         if seat is not None:
             return seat
@@ -169,7 +175,7 @@ class WebTable:
             raise Refused(429, "try again")
         if member:
             return None
-        raise Refused(403, "not a member of this group")
+        raise Refused(404, "no such game")
 
     async def _language(self, table: Table, user: WebUser, seat: int | None) -> Lang:
         """A seated player's language is on their seat (no query inside the table's lock,
@@ -219,38 +225,27 @@ class WebTable:
         """A finished game's replay at ``?step=N`` (the deal by default), for its players and
         its group's members."""
         user = self._user(request)
-        try:
-            game_id = int(request.match_info["game"])
-            step = int(request.query.get("step", "0"))
-        except ValueError:
-            raise Refused(400, "no game") from None
+        with _refusing():
+            game_id = game_id_of(request.match_info["game"])
+            step = step_of(request.query.get("step", "0"))
         info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
         view = await self.service.history.web_step(game_id, info, step)
         if isinstance(view, str):
-            raise Refused(REPLAY_REFUSALS.get(view, 400), view)
+            raise Refused(*REPLAY_REFUSALS.get(view, (400, view)))
         return web.json_response(view, dumps=_dumps)
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
+        # the cheap checks first (who, how often, how much), so that a flood of big or bad
+        # bodies costs a header's HMAC each; the body is parsed only once it is known small
         user = self._user(request)
-        try:
-            body = await request.json()
-        except ValueError:
-            raise Refused(400, "not JSON") from None
-        if not isinstance(body, dict):
-            raise Refused(400, "not an object")
-        kind = body.get("kind")
-        if kind not in KINDS:
-            raise Refused(400, "no such action")
-        try:
-            cards = [card_of(code) for code in body.get("cards") or []]
-        except ValueError:
-            raise Refused(400, "not a card") from None
-        table = await self._find(_game_id(body.get("game"), user))
-        if table.seat_of(user.user_id) is None:
-            raise Refused(403, "not your seat")
         if not self.throttle.allow(user.user_id):
             raise Refused(429, "too fast")
-        reply = await self._act(user, table, str(kind), cards)
+        with _refusing():
+            asked = action_of(loads(await read_capped(request, MAX_ACTION_BYTES)))
+        table = await self._find(_game_id(asked.game, user))
+        if await self._seat_or_spectator(table, user) is None:
+            raise Refused(403, "not your seat")
+        reply = await self._act(user, table, asked.kind, asked.cards)
         # the table may have moved on (再来一局 opens a lobby: the page stays on the result)
         seat = table.seat_of(user.user_id)
         view = self.view_for(table, seat, await self._language(table, user, seat), strings=False)
@@ -358,10 +353,10 @@ async def _hello(socket: web.WebSocketResponse) -> dict[str, Any] | None:
     if message.type != WSMsgType.TEXT:
         return None
     try:
-        hello = json.loads(message.data)
-    except ValueError:
+        hello = loads(message.data)
+    except BadInput:
         hello = None
-    if not isinstance(hello, dict):
+    if not isinstance(hello, dict) or not isinstance(hello.get("auth", ""), str):
         await socket.close(code=4400, message=b"bad hello")
         return None
     return hello
@@ -370,13 +365,8 @@ async def _hello(socket: web.WebSocketResponse) -> dict[str, Any] | None:
 def _game_id(value: object, user: WebUser) -> int:
     """The game asked for: ``game`` as given, else the direct link's ``startapp`` (g<id>)."""
     raw = value if value not in (None, "") else user.start_param.removeprefix("g")
-    try:
-        game_id = int(str(raw))
-    except ValueError:
-        raise Refused(400, "no game") from None
-    if game_id <= 0:
-        raise Refused(400, "no game")
-    return game_id
+    with _refusing():
+        return game_id_of(raw)
 
 
 def _asset(name: str) -> bytes:

@@ -12,7 +12,9 @@ from bot.config import Settings
 from bot.game.cards import Card, parse_cards
 from bot.service import GameService
 from bot.service.tables import Table
+from bot.web.http import HttpServer
 from bot.web.server import WebTable
+from bot.web.webhook import Webhook
 from fakebot import FakeTelegram
 from tests.e2e.driver import bot_settings, playable_seed, seeds_in_order
 
@@ -23,6 +25,24 @@ def web_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Setting
     values: dict[str, Any] = {"webapp_url": WEBAPP_URL, "web_listen": "127.0.0.1", "web_port": 0}
     values.update(overrides)
     return bot_settings(fake, db_path, **values)
+
+
+@contextlib.asynccontextmanager
+async def web_and_webhook(
+    settings: Settings, secret: str, *, deals: Sequence[int] = ()
+) -> AsyncIterator[tuple[GameService, WebTable, int]]:
+    """The bot with its web table, plus one server that serves the table and a webhook on
+    ``/tg/hook`` (as in webhook mode, where they share a server); yields its port."""
+    new_seed = seeds_in_order(deals) if deals else playable_seed
+    application = build_application(settings, new_seed=new_seed)
+    async with running_application(application) as application:
+        web: WebTable = application.bot_data["web"]
+        server = HttpServer(table=web, webhook=Webhook(application, "tg/hook", secret))
+        port = await server.start("127.0.0.1", 0)
+        try:
+            yield application.bot_data["service"], web, port
+        finally:
+            await server.stop()
 
 
 @contextlib.asynccontextmanager

@@ -220,10 +220,13 @@ async def test_refusals_change_nothing(fake_telegram: FakeTelegram, tmp_path: An
                 assert (await bad.act(game, "pass"))[0] == 401
             old = client_for(fake, session, web.port, mover, age=2 * 86400)
             assert (await old.act(game, "pass"))[0] == 401
-            # someone not in the group: no view, no action (403)
+            # someone not in the group: no view, no action, and the same answer as for a
+            # game that does not exist (nothing tells them which ids do)
             stranger = client_for(fake, session, web.port, STRANGER)
-            assert (await stranger.state(game))[0] == 403
-            assert (await stranger.act(game, "pass"))[0] == 403
+            nowhere = (404, {"error": "no such game"})
+            assert await stranger.state(game) == await stranger.state(10_000) == nowhere
+            assert await stranger.act(game, "pass") == await stranger.act(10_000, "pass")
+            assert await stranger.act(game, "pass") == nowhere
             # a seated player acts only for their own seat, and only on their turn
             waiting = client_for(fake, session, web.port, waiter)
             status, body = await waiting.act(game, "pass")

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.web.server import card_of
+from bot.web.inputs import card_of
 from fakebot import FakeTelegram
 from fakebot.miniapp import init_data_for
 from tests.e2e.driver import GROUP, setup_world
@@ -84,9 +84,14 @@ async def test_a_finished_games_replay_step_by_step(
             assert (await get(session, base, f"api/replay/{game}", "hash=00"))[0] == 401
             old = init_data_for(fake.token, player, "玩家1", age=2 * 86400)
             assert (await get(session, base, f"api/replay/{game}", old))[0] == 401
+            # a stranger hears what they would of a game that does not exist
             assert await get(session, base, f"api/replay/{game}", stranger) == (
-                403,
-                {"error": "not a member of this group"},
+                404,
+                {"error": "no replay"},
+            )
+            assert await get(session, base, "api/replay/987654", stranger) == (
+                404,
+                {"error": "no replay"},
             )
             assert await get(session, base, "api/replay/987654", mine) == (
                 404,
