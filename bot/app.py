@@ -26,6 +26,7 @@ from bot.service.outbox import Messenger
 from bot.service.service import random_seed
 from bot.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.strings import text
+from bot.telegram_log import PollingErrors, install_log_filter
 from bot.updates import FairUpdateProcessor
 from bot.web.http import HttpServer
 from bot.web.server import WebTable
@@ -84,6 +85,7 @@ def build_application(
     if urls is not None:
         builder = builder.base_url(urls[0]).base_file_url(urls[1])
     application = builder.build()
+    install_log_filter()
     application.bot_data["settings"] = settings
     application.bot_data["new_seed"] = new_seed
     application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
@@ -99,8 +101,10 @@ async def running_application(
     application: Application,  # type: ignore[type-arg]
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """Run ``application`` as ``run_polling`` does (initialize, post_init, start, poll), then
-    stop it in PTB's order: for the end-to-end tests and the benchmarks, which drive the bot
-    inside their own event loop."""
+    stop it in PTB's order: the bot's long polling, and the end-to-end tests and benchmarks,
+    which drive the bot inside their own event loop. Failures to get updates are logged by
+    :class:`PollingErrors` (run_polling would send them to the error handler, as ERRORs with
+    a traceback each, when most are Telegram's passing 502s)."""
     await application.initialize()
     try:
         assert application.post_init is not None
@@ -108,7 +112,10 @@ async def running_application(
         await application.start()
         assert application.updater is not None
         await application.updater.start_polling(
-            poll_interval=0, timeout=10, allowed_updates=ALLOWED_UPDATES
+            poll_interval=0,
+            timeout=10,
+            allowed_updates=ALLOWED_UPDATES,
+            error_callback=PollingErrors(secret=application.bot.token),
         )
         try:
             yield application
@@ -220,7 +227,17 @@ def _serve(application: Application, settings: Settings) -> None:  # type: ignor
     if settings.webhook_url:
         asyncio.run(_run_webhook(application, settings, settings.webhook_url))
     else:
-        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+        asyncio.run(_run_polling(application))
+
+
+async def _run_polling(application: Application) -> None:  # type: ignore[type-arg]
+    """Long polling until SIGTERM or SIGINT."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with running_application(application):
+        await stop.wait()
 
 
 async def _run_webhook(

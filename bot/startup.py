@@ -13,7 +13,7 @@ from telegram import Bot
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import Settings
-from bot.storage import Database, open_database
+from bot.storage import Database, SchemaVersionError, open_database
 
 #: exit codes: bad settings (as for a missing token), and Telegram out of reach
 BAD_SETTINGS = 2
@@ -67,6 +67,12 @@ async def open_checked(settings: Settings) -> Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)  # as open_database does
             sqlite3.connect(path).close()
         return await open_database(settings.database_path)
+    except SchemaVersionError as error:
+        raise StartupError(
+            f"the database {settings.database_path!r} (DATABASE_PATH) was written by a newer "
+            f"version of the bot (schema version {error.found}; this bot knows up to "
+            f"{error.known}): upgrade the bot; the database was left as it was"
+        ) from None
     except (sqlite3.Error, OSError) as error:
         raise StartupError(
             f"cannot open the database {settings.database_path!r} (DATABASE_PATH): {error}"

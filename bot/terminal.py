@@ -199,7 +199,8 @@ class TerminalGame:
         if text.startswith("#"):
             picked = []
             for token in text[1:].replace(",", " ").split():
-                if not token.isdigit() or not 1 <= int(token) <= len(hand):
+                # isdigit() alone takes ٣ (which int() reads as 3) and ² (which it refuses)
+                if not (token.isascii() and token.isdigit()) or not 1 <= int(token) <= len(hand):
                     raise ValueError(f"no card at index {token!r}")
                 picked.append(int(token) - 1)
             if len(set(picked)) != len(picked):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from bot.game import shuangkou
 from bot.terminal import TerminalGame, play
 
@@ -47,6 +49,15 @@ def test_typed_plays_help_errors_and_leaving() -> None:
     assert "你离开了牌局" in text
     if leader == 0:  # "#1" played the lowest card of the hand
         assert f"座位0(你) 出 {lowest}" in text
+
+
+@pytest.mark.parametrize("typed", ["#٣", "#３", "#²", "#1\u0663", "#03x", "#0"])
+def test_a_card_index_is_ascii_digits_only(typed: str) -> None:
+    terminal = TerminalGame("shuangkou", seed=8, stdin=io.StringIO(""), stdout=io.StringIO())
+    hand = terminal.game.hands[0]
+    with pytest.raises(ValueError, match="no card at index"):
+        terminal._cards_from(typed, hand)
+    assert terminal._cards_from("#3", hand) == [hand[2]]
 
 
 def test_end_of_input_leaves_the_game() -> None:

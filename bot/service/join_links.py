@@ -17,7 +17,8 @@ __all__ = ["game_of_payload", "join_payload", "link_key"]
 
 #: 16 base64url characters: 96 bits
 MAC_LENGTH = 16
-_PAYLOAD = re.compile(rf"j([0-9]{{1,18}})_([A-Za-z0-9_-]{{{MAC_LENGTH}}})")
+#: one spelling per game: ASCII digits without a leading zero (int() would read j07 and ٧ as 7)
+_PAYLOAD = re.compile(rf"j([1-9][0-9]{{0,17}})_([A-Za-z0-9_-]{{{MAC_LENGTH}}})")
 
 
 def link_key(token: str) -> bytes:

@@ -36,7 +36,7 @@ from bot.storage.games import GamesRepository
 from bot.storage.group_sends import GroupSendsRepository
 from bot.storage.group_settings import GroupSettingsRepository
 from bot.storage.history import HistoryRepository
-from bot.storage.migrations import MIGRATIONS, migrate, user_version
+from bot.storage.migrations import MIGRATIONS, check_not_newer, migrate, user_version
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
@@ -303,6 +303,10 @@ async def open_database(
     connection = await aiosqlite.connect(location, isolation_level=None)
     try:
         connection.row_factory = sqlite3.Row
+        # A newer bot's database is refused before anything is written to it: switching the
+        # journal to WAL rewrites the file's header, and that newer bot may not expect it.
+        # migrate() checks again under the write lock, for another process migrating meanwhile.
+        check_not_newer(await _schema_version_of(connection), migrations)
         if not in_memory:
             # WAL: readers never block the writer, and commits are one append to the log.
             await connection.execute("PRAGMA journal_mode = WAL")
@@ -317,3 +321,9 @@ async def open_database(
         await connection.close()
         raise
     return db
+
+
+async def _schema_version_of(connection: aiosqlite.Connection) -> int:
+    """``PRAGMA user_version`` read on the bare connection, before a :class:`Database` exists."""
+    rows = list(await connection.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0]) if rows else 0

@@ -45,4 +45,14 @@ class ResultsAlreadyRecordedError(StorageError):
 
 
 class SchemaVersionError(StorageError):
-    """The database was written by a newer version of the bot than this one."""
+    """The database was written by a newer version of the bot than this one: its schema
+    version ``found`` is past the ``known`` migrations, and an older bot must not touch it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"the database was written by a newer version of the bot (schema version {found}; "
+            f"this bot knows up to {known}): upgrade the bot rather than opening it with an "
+            f"older one"
+        )
+        self.found = found
+        self.known = known

@@ -201,12 +201,12 @@ async def migrate(db: Session, migrations: Sequence[str] = MIGRATIONS) -> int:
     """
     async with db.reading():
         current = await user_version(db)
-    _check_not_newer(current, migrations)
+    check_not_newer(current, migrations)
     if current == len(migrations):
         return 0
     async with db.transaction():
         current = await user_version(db)
-        _check_not_newer(current, migrations)
+        check_not_newer(current, migrations)
         for script in migrations[current:]:
             for statement in split_statements(script):
                 await db.execute(statement)
@@ -215,9 +215,8 @@ async def migrate(db: Session, migrations: Sequence[str] = MIGRATIONS) -> int:
     return len(migrations) - current
 
 
-def _check_not_newer(current: int, migrations: Sequence[str]) -> None:
+def check_not_newer(current: int, migrations: Sequence[str] = MIGRATIONS) -> None:
+    """:class:`SchemaVersionError` if a database at schema version ``current`` was written
+    by a newer bot than one that knows ``migrations``."""
     if current > len(migrations):
-        raise SchemaVersionError(
-            f"the database is at schema version {current}, newer than this bot's "
-            f"{len(migrations)}: upgrade the bot rather than opening it with an older one"
-        )
+        raise SchemaVersionError(current, len(migrations))

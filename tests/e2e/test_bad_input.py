@@ -166,6 +166,7 @@ async def test_malformed_and_forged_callback_data_change_nothing(world: World) -
     assert seat is not None
     game_id, version = table.game_id, table.seats[seat].version
     before = snapshot(table)
+    edits = hand.edit_count
     forged = [
         "garbage",
         "x" * 64,
@@ -185,15 +186,27 @@ async def test_malformed_and_forged_callback_data_change_nothing(world: World) -
         f"{game_id}:{version}:p:",  # 出牌 with nothing selected
         f"{game_id}:0:j:",  # 加入 a game in play
         "0:0:s:",
+        # the same press as 提示, spelt otherwise: a trailing newline, Arabic-Indic digits,
+        # a leading zero; each must be refused, not taken for the hint
+        f"{game_id}:{version}:h:\n",
+        f"{_arabic_indic(game_id)}:{version}:h:",
+        f"{game_id}:{_arabic_indic(version)}:h:",
+        f"0{game_id}:{version}:h:",
     ]
     for data in forged:
         text = await _press(fake, player, player, hand.message_id, data)
         assert text in ("这个按钮已过期。", "请先选牌。", "这不是你的按钮。"), (data, text)
     assert snapshot(table) == before
+    assert hand.edit_count == edits  # a hint taken would have edited the hand message
     # the live message is still the one to use, and still works
     assert live_message(fake, player) is hand
     answer = await (await fake.press(player, player, hand.message_id, "提示")).answered()
     assert answer.text and answer.text.startswith("提示：")
+
+
+def _arabic_indic(number: int) -> str:
+    """``number`` in Arabic-Indic digits (٠-٩), which Python's int() reads as ASCII ones."""
+    return "".join(chr(0x0660 + int(digit)) for digit in str(number))
 
 
 async def test_clear_with_nothing_selected_edits_nothing(world: World) -> None:

@@ -8,7 +8,9 @@ import os
 import sys
 from pathlib import Path
 
+from bot.storage import MIGRATIONS
 from fakebot import FakeTelegram
+from tests.storage.test_migrations import newer_database
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmno"
@@ -69,6 +71,21 @@ async def test_a_database_that_cannot_be_opened_is_named(tmp_path: Path) -> None
         line = one_line(stderr)
         assert str(path) in line and "DATABASE_PATH" in line
         assert GOOD_TOKEN not in stderr
+
+
+async def test_a_database_from_a_newer_bot_stops_the_bot_and_is_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "future.sqlite3"
+    before = newer_database(path, version=999)
+    code, stderr = await run_bot({"TELEGRAM_BOT_TOKEN": GOOD_TOKEN, "DATABASE_PATH": str(path)})
+    assert code == 2
+    line = one_line(stderr)
+    assert str(path) in line and "DATABASE_PATH" in line
+    assert "newer version" in line and "upgrade the bot" in line
+    assert "schema version 999" in line and f"knows up to {len(MIGRATIONS)}" in line
+    assert GOOD_TOKEN not in stderr
+    assert path.read_bytes() == before
 
 
 async def test_a_rejected_token_is_named_not_printed(

@@ -93,8 +93,34 @@ async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
     async with db.transaction():
         await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     await db.close()
-    with pytest.raises(SchemaVersionError, match="newer"):
+    with pytest.raises(SchemaVersionError, match="newer") as refused:
         await open_database(db_path)
+    assert (refused.value.found, refused.value.known) == (len(MIGRATIONS) + 1, len(MIGRATIONS))
+
+
+def newer_database(path: Path, version: int = 999) -> bytes:
+    """A database as a future bot might leave it (a rollback journal, a table this bot has
+    never heard of, ``user_version`` past ours); returns its bytes."""
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE from_the_future (x INTEGER)")
+    connection.execute("INSERT INTO from_the_future VALUES (42)")
+    connection.execute(f"PRAGMA user_version = {version:d}")
+    connection.commit()
+    connection.close()
+    return path.read_bytes()
+
+
+async def test_a_database_from_a_newer_bot_is_left_exactly_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    before = newer_database(path)
+    with pytest.raises(SchemaVersionError) as refused:
+        await open_database(path)
+    assert (refused.value.found, refused.value.known) == (999, len(MIGRATIONS))
+    assert "schema version 999" in str(refused.value)
+    assert f"knows up to {len(MIGRATIONS)}" in str(refused.value)
+    # not even switched to WAL (a header change), and no WAL file beside it
+    assert path.read_bytes() == before
+    assert not (tmp_path / "future.sqlite3-wal").exists()
 
 
 def test_statements_split_where_they_really_end() -> None:
