@@ -11,7 +11,7 @@ import pytest
 from bench.attack import ATTACKS, main
 from bench.attackers import big_body
 from bench.botrun import proc_sample
-from bot.web.server import card_of
+from bot.web.inputs import card_of
 
 NAMES = (
     "slow connections",

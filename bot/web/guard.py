@@ -26,6 +26,13 @@ SERVER_NAME = "cardbot"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+#: where the middleware leaves a request's body time limit for whoever reads the body
+BODY_TIMEOUT = "cardbot.body_timeout"
+
+
+class BodyTooSlow(Exception):
+    """A request's body did not arrive within its time limit (raised by the body's reader)."""
+
 
 def neutral_server_header() -> None:
     """Every answer aiohttp makes names it and its version in ``Server``, including the 400s
@@ -73,27 +80,27 @@ class ConnectionGuard:
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The head has arrived: stop the connection's timer until the answer is written
-        (aiohttp writes it in the same task), then read the body, if any, against its own
-        time limit."""
+        (aiohttp writes it in the same task). The body is read by the handler that wants it,
+        after its cheaper checks and no further than its own size limit
+        (``bot.web.inputs.read_capped``), against the time limit left here for it; one that
+        does not come in time is a 408 and the connection closes."""
         transport = request.transport
         connection = self._open.get(transport) if transport is not None else None
         task = asyncio.current_task()
         if connection is not None and task is not None:
             connection.busy()
             task.add_done_callback(lambda _task: connection.done())
-        if request.body_exists:
-            try:
-                async with asyncio.timeout(self.body_timeout):
-                    await request.read()  # kept by aiohttp: the handler reads it again
-            except TimeoutError:
-                self.timed_out += 1
-                if connection is not None:
-                    # else aiohttp lingers on, reading what is left of the body for 10 s
-                    connection.close_after_answer = True
-                response = web.json_response({"error": "request body too slow"}, status=408)
-                response.force_close()
-                return response
-        return await handler(request)
+        request[BODY_TIMEOUT] = self.body_timeout
+        try:
+            return await handler(request)
+        except BodyTooSlow:
+            self.timed_out += 1
+            if connection is not None:
+                # else aiohttp lingers on, reading what is left of the body for 10 s
+                connection.close_after_answer = True
+            response = web.json_response({"error": "request body too slow"}, status=408)
+            response.force_close()
+            return response
 
 
 class _Guarded(asyncio.Protocol):

@@ -9,6 +9,7 @@ stop at 2^63-1). A bad input raises :class:`BadInput`; the server answers it as 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, SUITS, Card
+from bot.web.guard import BODY_TIMEOUT, BodyTooSlow
 
 #: what a page may ask for; everything else is a 400
 KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again"})
@@ -59,10 +61,14 @@ async def read_capped(request: web.Request, limit: int) -> bytes:
     if declared is not None and declared > limit:
         raise BadInput(413, "too large")
     body = bytearray()
-    while chunk := await request.content.read(limit + 1 - len(body)):
-        body += chunk
-        if len(body) > limit:
-            raise BadInput(413, "too large")
+    try:  # the connection guard's time limit for a body (none when served without it)
+        async with asyncio.timeout(request.get(BODY_TIMEOUT)):
+            while chunk := await request.content.read(limit + 1 - len(body)):
+                body += chunk
+                if len(body) > limit:
+                    raise BadInput(413, "too large")
+    except TimeoutError:
+        raise BodyTooSlow from None
     return bytes(body)
 
 

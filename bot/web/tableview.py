@@ -42,7 +42,16 @@ def signature(cards: Sequence[int], *, with_suits: bool) -> str:
     suits matter and it could be a 同花顺. The page's ``signature`` in app.js is the same."""
     ranks = ".".join(str(card >> 3) for card in sorted(cards, key=lambda c: (c >> 3, c & 7)))
     suits = {card & 7 for card in cards}
-    if with_suits and len(cards) >= FLUSH_MIN and len(suits) == 1 and NO_SUIT not in suits:
+    # a 同花顺 is a run of singles: cards of one suit with a rank twice (a 连对 of spades,
+    # say) are the same play whatever their suits
+    distinct = len({card >> 3 for card in cards}) == len(cards)
+    if (
+        with_suits
+        and len(cards) >= FLUSH_MIN
+        and distinct
+        and len(suits) == 1
+        and NO_SUIT not in suits
+    ):
         return f"{ranks}|{suits.pop()}"
     return ranks
 

@@ -15,11 +15,13 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 
-from bot.web.inputs import BadInput, loads
+from bot.web.inputs import BadInput, loads, read_capped
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+#: an update is a few KB; the web server's own cap on any body is the same 1 MB
+MAX_UPDATE_BYTES = 1024 * 1024
 
 
 class Webhook:
@@ -36,10 +38,10 @@ class Webhook:
         if not hmac.compare_digest(given, self.secret.encode()):
             return web.json_response({"error": "wrong secret"}, status=403)
         try:
-            update = self._update(loads(await request.read()))
+            update = self._update(loads(await read_capped(request, MAX_UPDATE_BYTES)))
         except BadInput as bad:
             log.warning("a webhook request that is no update: %s", bad.reason)
-            return web.json_response({"error": bad.reason}, status=400)
+            return web.json_response({"error": bad.reason}, status=bad.status)
         await self.application.update_queue.put(update)
         return web.Response()
 

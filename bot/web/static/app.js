@@ -95,7 +95,9 @@
     const sorted = [...codes].sort((a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b));
     const ranks = sorted.map(rankOf).join(".");
     const suits = new Set(codes.map(suitOf));
-    if (withSuits && codes.length >= FLUSH_MIN && suits.size === 1 && !suits.has(4)) {
+    // a 同花顺 is a run of singles: a 连对 of one suit is the same play whatever its suits
+    const distinct = new Set(codes.map(rankOf)).size === codes.length;
+    if (withSuits && codes.length >= FLUSH_MIN && distinct && suits.size === 1 && !suits.has(4)) {
       return `${ranks}|${[...suits][0]}`;
     }
     return ranks;
