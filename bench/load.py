@@ -266,10 +266,12 @@ class Human:
             await self._press(message, "clear", label="清空")
             used: set[str] = set()
             for token in play.split():
+                # a press is answered before its edit lands: the keyboard may still mark the
+                # hint's cards (✔) that 清空 has just cleared
                 button = next(
                     b
                     for b in message.buttons
-                    if b["text"] == token and b["callback_data"] not in used
+                    if b["text"].removeprefix("✔") == token and b["callback_data"] not in used
                 )
                 used.add(button["callback_data"])
                 await self._press(message, "toggle", data=button["callback_data"])
@@ -291,7 +293,7 @@ class Human:
         if await self.fake.wait_for(outcome, self.timeout, what="a typed play") == "refused":
             self.stats.typed_refused += 1
             return False
-        self._record_note(message)
+        await self._record_note(message)
         self.stale = None
         return True
 
@@ -333,20 +335,30 @@ class Human:
             if stale.text not in REFUSED:
                 self.problems.append(f"user {partner.user_id if partner else '?'}: stale {stale}")
         if accepted:
-            self._record_note(message)
+            await self._record_note(message)
             self.stale = (message.message_id, data)
         elif label == "出牌" and "不出" in message.labels:
             await self._decide(message, "不出")
 
-    def _record_note(self, message: FakeMessage) -> None:
-        shown = message.text or ""
-        played = _YOU_PLAYED.search(shown)
-        if played:
-            self.actions.append(("play", played.group(1)))
-        elif _YOU_PASSED in shown:
-            self.actions.append(("pass", None))
-        else:
+    async def _record_note(self, message: FakeMessage) -> None:
+        """The accepted action, as the retired hand's note says. A press is answered before
+        its rendering (the answer must not wait behind the chat's pace), so the note is
+        waited for: an action that never shows its note is a problem, reported."""
+
+        def note() -> tuple[str, str | None] | None:
+            shown = message.text or ""
+            played = _YOU_PLAYED.search(shown)
+            if played:
+                return ("play", played.group(1))
+            return ("pass", None) if _YOU_PASSED in shown else None
+
+        try:
+            action = await self.fake.wait_for(note, 120.0, what="the retired hand's note")
+        except TimeoutError:
+            shown = message.text or ""
             self.problems.append(f"user {self.user_id}: no note in the retired hand {shown!r}")
+            return
+        self.actions.append(action)
 
 
 @dataclass

@@ -203,10 +203,23 @@ async def play_out(
                 what="typed play taken",
             )
             continue
-        current = fake.chat(user_id).message(message.message_id)
-        assert current is not None
-        play_button = next((lb for lb in current.labels if lb.startswith("出牌")), None)
-        assert play_button is not None, current.labels
+        # a press is answered before its message is redrawn (the answer must not wait behind
+        # the edits): the selection shows once the edit lands, unless the message was retired
+        # meanwhile (a newer prompt took its place), and then the loop looks again
+        def selection_or_retired(m: FakeMessage = message, u: int = user_id) -> Any:
+            current = fake.chat(u).message(m.message_id)
+            button = next((lb for lb in current.labels if lb.startswith("出牌")), None) if (
+                current is not None
+            ) else None
+            if button is not None:
+                return button
+            if table.status != "playing" or live_message(fake, u) is not m:
+                return "retired"
+            return None
+
+        play_button = await fake.wait_for(selection_or_retired, what="the hinted selection")
+        if play_button == "retired":
+            continue
         answer = await (
             await fake.press(user_id, user_id, message.message_id, play_button)
         ).answered()

@@ -118,7 +118,8 @@ async def play_through_pages(
         client = clients[user]
         # the page learns its turn from the live socket, not from a poll
         seq = table.public_seq  # what a page counts (not the hidden 亮王 answers)
-        view = await client.wait_view(lambda v, seq=seq: v["seq"] >= seq)
+        # the gate's close changes no count a page sees, only the view: wait for that too
+        view = await client.wait_view(lambda v, seq=seq: v["seq"] >= seq and not v["gate"])
         if view["seq"] > seq or view["turn"] != view["seat"]:
             continue  # 要不起: the bot passed for them already
         me = view["me"]
