@@ -102,8 +102,12 @@ class FairUpdateProcessor(BaseUpdateProcessor):
 
 
 def _keys(update: object) -> tuple[int | None, int | None]:
-    """(the chat whose lane the update takes, the person who sent it)."""
+    """(the chat whose lane the update takes, the person who sent it); no chat: no lane."""
     if not isinstance(update, Update):
+        return None, None
+    if update.chat_member is not None:
+        # no lane: it only updates the member cache (no request to Telegram), and a ban must
+        # take effect now, not after the group's queued answers that wait for its pace
         return None, None
     user = update.effective_user
     chat = update.effective_chat

@@ -7,7 +7,16 @@ import asyncio
 import datetime
 from typing import Any
 
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import (
+    CallbackQuery,
+    Chat,
+    ChatMemberBanned,
+    ChatMemberMember,
+    ChatMemberUpdated,
+    Message,
+    Update,
+    User,
+)
 
 from bot.updates import FairUpdateProcessor
 
@@ -20,6 +29,17 @@ def message_update(update_id: int, chat_id: int, user_id: int) -> Update:
     user = User(user_id, f"u{user_id}", is_bot=False)
     when = datetime.datetime.now(datetime.UTC)
     return Update(update_id, message=Message(update_id, when, chat, from_user=user, text="/help"))
+
+
+def ban_update(update_id: int, chat_id: int, user_id: int) -> Update:
+    chat = Chat(chat_id, "supergroup")
+    user = User(user_id, f"u{user_id}", is_bot=False)
+    admin = User(1, "admin", is_bot=False)
+    when = datetime.datetime.now(datetime.UTC)
+    changed = ChatMemberUpdated(
+        chat, admin, when, ChatMemberMember(user), ChatMemberBanned(user, until_date=when)
+    )
+    return Update(update_id, chat_member=changed)
 
 
 class AnswerRecorder:
@@ -111,3 +131,26 @@ async def test_a_person_flooding_many_chats_is_bounded_and_a_shed_press_is_answe
     await asyncio.gather(*tasks)
     # the lanes are gone once empty: nothing grows with the number of chats ever seen
     assert not processor._lanes and not processor._users
+
+
+async def test_a_membership_change_does_not_wait_behind_its_groups_lane() -> None:
+    processor = FairUpdateProcessor()
+    release = asyncio.Event()
+    heard: list[str] = []
+
+    async def slow_answer() -> None:  # a group's answer waiting for the group's pace
+        await release.wait()
+        heard.append("answer")
+
+    async def ban() -> None:
+        heard.append("ban")
+
+    answering = asyncio.create_task(
+        processor.process_update(message_update(1, GROUP_A, 100), slow_answer())
+    )
+    await asyncio.sleep(0)
+    await asyncio.wait_for(processor.process_update(ban_update(2, GROUP_A, 200), ban()), 5)
+    assert heard == ["ban"]  # heard while the group's lane is still busy
+    release.set()
+    await answering
+    assert heard == ["ban", "answer"]

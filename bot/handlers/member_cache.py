@@ -17,6 +17,8 @@ went from 0.02 s to 1.1 s). So the answers are kept here:
 - what the bot sees in its updates needs no call at all: whoever writes or presses in the
   group is a member (:meth:`seen`), and ``chat_member`` updates replace the entry
   (:meth:`learned`), so leaving or being banned takes effect at once;
+- a join by link asks again when the remembered answer is "not a member" (``recheck``): it is
+  a person's deliberate tap, throttled per user already, and they may just have joined;
 - at most ``size`` pairs are kept, the least recently used go first.
 
 Pure asyncio: the Telegram call is the ``fetch`` given (see :mod:`bot.handlers.members`).
@@ -89,13 +91,18 @@ class MemberCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+    async def is_member(
+        self, chat_id: int, user_id: int, *, recheck: bool = False
+    ) -> bool | None:
         """Whether the user is in the group; None when that is not known now (the lookup
-        budget is spent, or Telegram did not answer lately): callers say "try again"."""
+        budget is spent, or Telegram did not answer lately): callers say "try again".
+        ``recheck``: a remembered "not a member" is asked again (someone told so who has
+        joined since and taps the link once more must not wait out the expiry)."""
         key = (chat_id, user_id)
         now = self.clock()
         entry = self._touch(key)
-        if entry is not None and now < entry.member_until:
+        fresh = entry is not None and now < entry.member_until
+        if fresh and entry is not None and (entry.member or not recheck):
             return entry.member
         flight = self._flights.get(key)
         if flight is None:

@@ -65,8 +65,10 @@ class ChatMembers:
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         return await self.cache.is_admin(chat_id, user_id)
 
-    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
-        return await self.cache.is_member(chat_id, user_id)
+    async def is_member(
+        self, chat_id: int, user_id: int, *, recheck: bool = False
+    ) -> bool | None:
+        return await self.cache.is_member(chat_id, user_id, recheck=recheck)
 
 
 def members_of(context: ContextTypes.DEFAULT_TYPE) -> ChatMembers | None:
@@ -91,8 +93,16 @@ async def note_sender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         chat = update.callback_query.message.chat
     else:
         return
-    if user is not None and chat.type in _GROUPS and not user.is_bot:
+    if chat.type not in _GROUPS:
+        return
+    if user is not None and not user.is_bot:
         members.cache.seen(chat.id, user.id)
+    if update.message is not None:  # a join or leave notice: no lookup for those either
+        for joined in update.message.new_chat_members or ():
+            members.cache.learned(chat.id, joined.id, Standing(member=True, admin=False))
+        gone = update.message.left_chat_member
+        if gone is not None:
+            members.cache.learned(chat.id, gone.id, Standing(member=False, admin=False))
 
 
 async def on_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -15,7 +15,6 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
-    TypeHandler,
     filters,
 )
 
@@ -76,8 +75,11 @@ def register_handlers(application: Application) -> None:  # type: ignore[type-ar
     # Only new messages: an edited old message is not a new command or play (PTB's handlers
     # take edits too unless told otherwise).
     new_message = filters.UpdateType.MESSAGE
-    # before every other handler (a group of its own): who writes in a group is a member
-    application.add_handler(TypeHandler(Update, members.note_sender), group=-1)
+    # before every other handler (a group of its own): who writes or presses in a group is a
+    # member, and the group's join and leave notices say who came and went
+    groups = filters.ChatType.GROUPS
+    application.add_handler(MessageHandler(new_message & groups, members.note_sender), group=-1)
+    application.add_handler(CallbackQueryHandler(members.note_sender), group=-1)
     for name, callback in COMMANDS:
         application.add_handler(CommandHandler(name, throttled(callback), filters=new_message))
     application.add_handler(CallbackQueryHandler(buttons.on_button, pattern=CALLBACK_PATTERN))

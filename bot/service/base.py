@@ -80,3 +80,13 @@ def timer_name(game_id: int) -> str:
 
 def seat_language(value: str | None) -> Lang:
     return "en" if value == "en" else "zh"
+
+
+class MemberCheck(Protocol):
+    """Whether a user is a member of a group (cached Telegram calls in the app); None: not
+    known now (the lookups' budget is spent), to be refused with "try again". ``recheck``
+    asks again past a remembered "not a member" (a join by link)."""
+
+    def __call__(
+        self, chat_id: int, user_id: int, *, recheck: bool = False
+    ) -> Awaitable[bool | None]: ...

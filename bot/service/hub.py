@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.config import Settings
-from bot.service.base import Scheduler
+from bot.service.base import MemberCheck, Scheduler
 from bot.service.group_options import GroupOptions
 from bot.service.outbox import Messenger
 from bot.service.registry import TableRegistry
@@ -43,9 +43,7 @@ class Hub:
     bot_username: str
     #: whether a user is an admin of a group (a Telegram call in the app)
     is_admin: Callable[[int, int], Awaitable[bool]]
-    #: whether a user is a member of a group (cached Telegram calls in the app); None: not
-    #: known now (the lookups' budget is spent), to be refused with "try again"
-    is_member: Callable[[int, int], Awaitable[bool | None]]
+    is_member: MemberCheck
     clock: Callable[[], float]
     #: where each game's deal comes from (a fresh random seed in the app)
     new_seed: Callable[[], int]

@@ -170,7 +170,7 @@ class Lobby:
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
             member = table.seat_of(user.user_id) is not None or await self.hub.is_member(
-                table.chat_id, user.user_id
+                table.chat_id, user.user_id, recheck=True
             )
             if member is None:
                 return Reply(text(lang, "members.try_again"))

@@ -17,7 +17,7 @@ from telegram import InlineKeyboardMarkup
 from bot.callbacks import Callback
 from bot.config import Settings
 from bot.service.actions import PlayerActions
-from bot.service.base import EarlyAnswer, Reply, Scheduler, UserInfo
+from bot.service.base import EarlyAnswer, MemberCheck, Reply, Scheduler, UserInfo
 from bot.service.command_answers import CommandAnswers
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
@@ -63,7 +63,7 @@ class GameService:
         settings: Settings,
         bot_username: str,
         is_admin: Callable[[int, int], Awaitable[bool]],
-        is_member: Callable[[int, int], Awaitable[bool | None]],
+        is_member: MemberCheck,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], int] = random_seed,
         retry_delay: float = RETRY,

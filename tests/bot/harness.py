@@ -148,7 +148,7 @@ def make_service(
     async def is_admin(chat_id: int, user_id: int) -> bool:
         return False
 
-    async def is_member(chat_id: int, user_id: int) -> bool:
+    async def is_member(chat_id: int, user_id: int, *, recheck: bool = False) -> bool:
         return True
 
     service = GameService(

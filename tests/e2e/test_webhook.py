@@ -99,7 +99,7 @@ async def test_webhook_mode_makes_a_secret_and_refuses_requests_without_it(
         secret = str(fake.webhook.get("secret_token") or "")
         assert len(secret) >= 32, "a secret is made when none is set"
         assert set(fake.webhook.get("allowed_updates") or []) == {
-            "message", "callback_query", "my_chat_member"
+            "message", "callback_query", "my_chat_member", "chat_member"
         }
         # a real update, through Telegram: answered
         await fake.send_text(ALICE, ALICE, "/start")

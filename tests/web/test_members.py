@@ -103,7 +103,8 @@ async def test_a_ban_ends_spectating_at_once(fake_telegram: FakeTelegram, tmp_pa
                 lambda: members.cache.known(GROUP, SPECTATOR) is False, what="the ban heard"
             )
             status, body = await watcher.state(table.game_id)
-            assert (status, body) == (403, {"error": "not a member of this group"})
+            # an outsider hears what they would of a game that does not exist
+            assert (status, body) == (404, {"error": "no such game"})
             # and back in the group: the join is heard too
             fake.join_group(SPECTATOR, GROUP)
             await fake.wait_for(
@@ -132,8 +133,9 @@ async def test_beyond_the_budget_pages_are_told_to_try_again(
             clients = [client_for(fake, session, web.port, u) for u in strangers]
             answers = await asyncio.gather(*(client.state(game) for client in clients))
             statuses = sorted(status for status, _ in answers)
-            # three looked up (not members: 403), the rest refused at once, without a call
-            assert statuses == [403] * 3 + [429] * 27
+            # three looked up (not members: as if no such game), the rest refused at once,
+            # without a call
+            assert statuses == [404] * 3 + [429] * 27
             assert {json.dumps(b) for s, b in answers if s == 429} == {'{"error": "try again"}'}
             assert len(fake.calls("getChatMember")) == 3
             refusal, code = await hello(session, web.port, clients[-1].init_data, game)
@@ -165,5 +167,5 @@ async def test_telegram_failing_is_not_known_and_not_repeated(
             assert len(fake.calls("getChatMember", ok=None)) == 1
             # someone Telegram does not know in the group: 400, answered as "not a member"
             ghost = client_for(fake, session, web.port, 4242)
-            assert (await ghost.state(table.game_id))[0] == 403
+            assert (await ghost.state(table.game_id))[0] == 404
     assert len(fake.fault_log) == 1
