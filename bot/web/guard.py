@@ -27,7 +27,7 @@ SERVER_NAME = "cardbot"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 #: where the middleware leaves a request's body time limit for whoever reads the body
-BODY_TIMEOUT = "cardbot.body_timeout"
+BODY_TIMEOUT = web.RequestKey("body_timeout", float)
 
 
 class BodyTooSlow(Exception):
