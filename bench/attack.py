@@ -229,12 +229,15 @@ class World:
     def init_data(self, user_id: int) -> str:
         return init_data_for(self.fake.token, user_id, f"观众{user_id}")
 
-    def to_act(self) -> int | None:
-        """The first table's player whose hand message has 提示 (whose turn it is)."""
+    def to_act(self) -> tuple[int, int] | None:
+        """(player, hand message) of the first table's player whose hand has 提示 (whose turn
+        it is)."""
         for user_id in self.target.people:
-            messages = self.fake.chat(user_id).bot_messages
-            if messages and any(b.get("text") == "提示" for b in messages[-1].buttons):
-                return user_id
+            # the hand is not always the newest message: a /help answered privately (the
+            # group's minute spent) may have come after it
+            for message in reversed(self.fake.chat(user_id).bot_messages[-4:]):
+                if any(b.get("text") == "提示" for b in message.buttons):
+                    return user_id, message.message_id
         return None
 
 
@@ -254,6 +257,16 @@ def build_world(fake: FakeTelegram, groups: int, spectators: int) -> World:
 def _reply_to(fake: FakeTelegram, chat_id: int, message_id: int) -> FakeMessage | None:
     for message in reversed(fake.chat(chat_id).bot_messages[-20:]):
         if message.reply_to == message_id:
+            return message
+    return None
+
+
+def _help_in_private(fake: FakeTelegram, user_id: int, after: int) -> FakeMessage | None:
+    """The /help answer the bot sent the asker privately (it does when the group's minute is
+    spent: the probes' own /help and the tables' posts spend it), among the chat's messages
+    from index ``after`` on; hand prompts and edits arrive there too, so it is found by text."""
+    for message in fake.chat(user_id).messages[after:]:
+        if message.from_bot and "/newgame" in (message.text or ""):
             return message
     return None
 
@@ -282,6 +295,7 @@ class Probes:
     help: list[float] = field(default_factory=list)
     presses: list[float] = field(default_factory=list)
     missed: Counter[str] = field(default_factory=Counter)  # 提示 presses that got nothing
+    help_private: int = 0  # /help answered in the asker's private chat (the group was full)
 
 
 async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probes:
@@ -293,20 +307,30 @@ async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probe
 
     async def one_help(spec: TableSpec, sender: int) -> None:
         at = time.perf_counter()
+        before = len(fake.chat(sender).messages)
         sent = await fake.send_text(sender, spec.group, "/help")
-        latency = await _timed(
-            lambda: fake.wait_for(lambda: _reply_to(fake, spec.group, sent.message_id), 3600),
-            at,
-            args.wait,
-            Counter(),
-        )
-        probes.help.append(latency)
 
-    async def one_press(user_id: int) -> None:
+        def answer() -> tuple[str, FakeMessage] | None:
+            found = _reply_to(fake, spec.group, sent.message_id)
+            if found is not None:
+                return "group", found
+            private = _help_in_private(fake, sender, before)
+            return None if private is None else ("private", private)
+
+        where: list[str] = []
+
+        async def answered() -> None:
+            where.append((await fake.wait_for(answer, 3600))[0])
+
+        latency = await _timed(answered, at, args.wait, Counter())
+        probes.help.append(latency)
+        probes.help_private += where == ["private"]
+
+    async def one_press(user_id: int, message_id: int) -> None:
         at = time.perf_counter()
 
         async def answered() -> None:
-            result = await fake.press(user_id, user_id, None, "提示")
+            result = await fake.press(user_id, user_id, message_id, "提示")
             await result.answered(3600)
 
         probes.presses.append(await _timed(answered, at, args.wait, probes.missed))
@@ -329,12 +353,12 @@ async def probe(world: World, seconds: float, args: argparse.Namespace) -> Probe
         return lambda n: one_help(spec, spec.people[n % len(spec.people)])
 
     def press_job(_n: int) -> Awaitable[None] | None:
-        user_id = world.to_act()
-        if user_id is None:
+        hand = world.to_act()
+        if hand is None:
             probes.missed["nobody's turn prompt"] += 1
             probes.presses.append(math.inf)
             return None
-        return one_press(user_id)
+        return one_press(*hand)
 
     interval = args.help_interval
     schedules = [
@@ -500,7 +524,8 @@ def bodies_attack(args: argparse.Namespace) -> Attack:
 
 def sockets_attack(args: argparse.Namespace) -> Attack:
     async def run(world: World, bot: BotRun, seconds: float) -> tuple[str, Any]:
-        acting = world.to_act()
+        hand = world.to_act()
+        acting = hand[0] if hand is not None else None
         seated = next(u for u in world.target.people if u != acting)
         init_data = init_data_for(world.fake.token, seated, "攻击者")
         async with _session() as session:
@@ -703,7 +728,8 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
         f"Open-file limit: {args.nofile} for "
         f"the slow connections, else inherited ({soft} soft / {hard} hard)",
         f"- Probes: `/help` in every group every {args.help_interval:g} s (from a player, timed "
-        "to the bot's reply in the group); 提示 by the first table's player to act every "
+        "to the bot's reply in the group, or in the player's private chat where the bot "
+        "answers when the group's minute is spent); 提示 by the first table's player to act every "
         f"{args.press_interval:g} s (timed to the callback's answer); no answer within "
         f"{args.wait:g} s counts as none, and as infinitely late in the percentiles",
         "",
@@ -719,6 +745,11 @@ def report(run: Run, start: tuple[str, str, str], command: str, args: argparse.N
             f"- **{m.name}**: {m.outcome}. The bot's Bot API calls meanwhile: {calls or 'none'}; "
             f"RSS at the end {_mib(m.rss_after)} MiB; this process's CPU {m.own_cpu:.1f} s"
             + (f"; 提示 presses that got nothing: {missed}" if missed else "")
+            + (
+                f"; /help answered privately (the group's minute spent) ×{m.probes.help_private}"
+                if m.probes.help_private
+                else ""
+            )
             + "."
         )
     if run.log_tail:
