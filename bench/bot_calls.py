@@ -44,13 +44,13 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
 from bot.game.cards import format_cards
 from bot.game.players import make_player
+from bot.game.variants import auto_passes
 from bot.service import GameService
 from bot.service.tables import Table
-from bot.variants import auto_passes
 from fakebot import FakeMessage, FakeTelegram, RequestRecord
 
 SECTION = "bench.bot_calls"

@@ -1,4 +1,4 @@
-"""What the bot benchmarks share (running the Application is bot.app.running_application):
+"""What the bot benchmarks share (running the Application is bot.edge.app.running_application):
 the fake's request log read as calls, percentiles, and ``bench/results/bot.md`` with one section
 per benchmark (each run rewrites its own section and leaves the other's alone)."""
 

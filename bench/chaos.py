@@ -81,7 +81,7 @@ from bench.botrun import (
 )
 from bot.game.cards import parse_cards
 from bot.game.protocol import GameState
-from bot.variants import VARIANTS, apply_action
+from bot.game.variants import VARIANTS, apply_action
 from fakebot import (
     CallbackAnswer,
     CallbackResult,

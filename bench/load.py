@@ -8,7 +8,7 @@ reports the bot's own time per update and its memory per table. It prints the fi
 rewrites the ``bench.load`` section of ``bench/results/bot.md``.
 
 Two processes: this one runs the fake server and the simulated people; the bot runs in a child
-process (``--bot-process``), instrumented with :mod:`bot.metrics`, so its event loop serves
+process (``--bot-process``), instrumented with :mod:`bot.edge.metrics`, so its event loop serves
 only the bot. The scenario and the checks are also used in-process by
 ``tests/e2e/test_load_small.py``. ``BENCH_LOAD_PROFILE=file`` writes a cProfile of the bot
 process to ``file``.
@@ -44,13 +44,13 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bot.app import running_application
+from bot.edge.app import running_application
 from bot.game import paowang, shuangkou
 from bot.game.cards import parse_cards
 from bot.game.common import Event
-from bot.render import SeatLabel, event_lines, table_text
-from bot.strings import text
-from bot.variants import VARIANTS, auto_passes
+from bot.game.variants import VARIANTS, auto_passes
+from bot.presentation.render import SeatLabel, event_lines, table_text
+from bot.presentation.strings import text
 from fakebot import CallbackAnswer, CallbackResult, FakeMessage, FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -637,7 +637,7 @@ class _TimedScheduler:
         self.timings = timings
 
     def schedule(self, name: str, delay: float, callback: Any) -> None:
-        from bot.metrics import measure
+        from bot.edge.metrics import measure
 
         async def timed() -> None:
             async with measure("job", self.timings):
@@ -660,9 +660,9 @@ def _memory() -> dict[str, int]:
 
 
 async def _serve(config: dict[str, Any]) -> dict[str, Any]:
-    from bot.app import build_application
     from bot.config import Settings
-    from bot.metrics import UpdateTimings, instrument
+    from bot.edge.app import build_application
+    from bot.edge.metrics import UpdateTimings, instrument
 
     application = build_application(Settings(**config["settings"]))
     updates = instrument(application)
@@ -966,7 +966,7 @@ def _invariants(run: LoadRun) -> str:
 
 PLAYERS = "bot/game/players/"
 #: the measuring's own allocations (samples, snapshots), left out of the bot's
-INSTRUMENTS = ("bot/metrics.py", "bench/", "tracemalloc.py")
+INSTRUMENTS = ("bot/edge/metrics.py", "bench/", "tracemalloc.py")
 
 
 def _bots_own(growth: dict[str, int]) -> dict[str, int]:
@@ -1045,7 +1045,7 @@ def report(runs: list[LoadRun], start: tuple[str, str, str], command: str) -> st
         "channel sends a table edit after nearly every action instead of coalescing them); "
         "turn timers at 900 s (none fired); `min_game_seconds` 0 (every game scored)",
         "- Two processes: the fake server and the simulated people in one; the bot "
-        "(`build_application`, instrumented with `bot/metrics.py`) in the other, so its event "
+        "(`build_application`, instrumented with `bot/edge/metrics.py`) in the other, so its event "
         "loop serves only the bot. Both share the 2 cores",
         "",
         markdown_table(
@@ -1152,7 +1152,7 @@ def report(runs: list[LoadRun], start: tuple[str, str, str], command: str) -> st
     lines += [
         "**own** (ms) = from the start of PTB's processing of an update (a handler in group -1, "
         "before the bot's) to the end of its last handler group (a handler in the last "
-        "group), less the time its calls waited inside the rate limiter (`bot/metrics.py`). "
+        "group), less the time its calls waited inside the rate limiter (`bot/edge/metrics.py`). "
         "The handlers await every call they make (the callback answer comes last), so this "
         "is the update arriving at the bot's handlers to its last API call returning. It "
         "includes waiting for the table's lock (held by a computer's turn, say), the SQLite "

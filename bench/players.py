@@ -29,8 +29,8 @@ from bench.search_match import (
     search_factory,
 )
 from bench.tune import PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
+from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
-from bot.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 
 RESULTS = Path(__file__).parent / "results" / "players.md"
 

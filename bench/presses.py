@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.botrun import machine_lines, markdown_table, percentile, started, write_section
-from bot.app import build_application, running_application
-from bot.callbacks import Act
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
+from bot.presentation.callbacks import Act
 from bot.service import GameService
 from fakebot import CallbackResult, FakeMessage, FakeTelegram
 

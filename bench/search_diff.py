@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 from bench.search import SearchPlayer
 from bench.search_match import PAOWANG_PAIRS, SearchBudget
+from bot.cli.simulate import new_game, play_out
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
-from bot.simulate import new_game, play_out
 
 #: (kind of change, searched decision's gain in points per sample)
 Change = tuple[str, float]

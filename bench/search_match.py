@@ -26,8 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bench.search import SearchPlayer
+from bot.cli.simulate import mean_ci95, new_game, play_out
 from bot.game.players import AiPlayer, Player
-from bot.simulate import mean_ci95, new_game, play_out
 
 PAOWANG_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(5), 2))
 

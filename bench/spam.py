@@ -36,8 +36,8 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
 from bot.service import GameService
 from fakebot import FakeMessage, FakeTelegram
 

@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
+from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_bombs import model_inputs, trees_sum
-from bot.simulate import decide, new_game, next_actor
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
 #: deals of this seed's range are the training set; bench.players uses other ranges

@@ -70,8 +70,8 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
 from bot.game import paowang
 from bot.game.players import make_player
 from bot.service import GameService

@@ -31,15 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "run":
-        from bot.app import run
+        from bot.edge.app import run
 
         return run()
     if args.command == "play":
-        from bot.terminal import play
+        from bot.cli.terminal import play
 
         return play(args.game, seed=args.seed, seat=args.seat)
     if args.command == "simulate":
-        from bot.simulate import simulate
+        from bot.cli.simulate import simulate
 
         return simulate(args.game, games=args.games, players=args.players, seed=args.seed)
     return 2

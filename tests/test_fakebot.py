@@ -31,7 +31,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from telegram.ext import AIORateLimiter, CallbackQueryHandler, CommandHandler, ContextTypes
 from telegram.request import HTTPXRequest
 
-from bot.ratelimit import WindowRateLimiter
+from bot.edge.ratelimit import WindowRateLimiter
 from fakebot import FakeTelegram, ManualClock, ScaledClock, Validator
 from fakebot.fixtures import application_builder, running
 from fakebot.formatting import parse, utf16_len

@@ -1,15 +1,15 @@
-"""Play names: each game's own, in both languages, from one place (bot/names.py)."""
+"""Play names: each game's own, in both languages, from one place (bot/presentation/names.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.cli.terminal import combo_label
 from bot.game import paowang, paowang_combos, shuangkou
 from bot.game.cards import parse_cards
-from bot.names import beaten_in_trick, play_name
-from bot.render import play_button_label, play_html
-from bot.strings import CATALOG, LANGUAGES
-from bot.terminal import combo_label
+from bot.presentation.names import beaten_in_trick, play_name
+from bot.presentation.render import play_button_label, play_html
+from bot.presentation.strings import CATALOG, LANGUAGES
 
 # 刨王: cards (and whether their player revealed) -> the name players read, zh and en
 PAOWANG_NAMES = [
@@ -152,7 +152,7 @@ def _view_facing(combo: object, seat: int | None, trick: tuple = ()) -> object:
 def test_the_hand_message_and_the_group_table_name_each_paowang_play(
     cards: str, revealed: bool, zh: str, en: str
 ) -> None:
-    from bot.render import SeatLabel, hand_text, table_text
+    from bot.presentation.render import SeatLabel, hand_text, table_text
 
     combo = paowang.classify(parse_cards(cards), revealed=revealed)
     labels = [SeatLabel(f"P{n}") for n in range(5)]
@@ -165,7 +165,7 @@ def test_the_hand_message_and_the_group_table_name_each_paowang_play(
 
 
 def test_the_hand_message_and_the_table_name_a_riding_play() -> None:
-    from bot.render import SeatLabel, hand_text, table_text
+    from bot.presentation.render import SeatLabel, hand_text, table_text
 
     straight = paowang.classify(parse_cards("4 5 6"))
     pairs = paowang.classify(parse_cards("5 5 6 6 7 7"))

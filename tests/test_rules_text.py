@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.game import paowang_scoring, shuangkou
-from bot.strings import text
+from bot.presentation.strings import text
 
 
 def test_paowang_rules_state_the_escape_rule_as_coded() -> None:

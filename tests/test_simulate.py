@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from bot.simulate import format_report, mean_ci95, run_simulation, simulate
+from bot.cli.simulate import format_report, mean_ci95, run_simulation, simulate
 
 
 def test_every_kind_sits_everywhere_and_deltas_balance() -> None:

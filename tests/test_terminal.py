@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bot.cli.terminal import TerminalGame, play
 from bot.game import shuangkou
-from bot.terminal import TerminalGame, play
 
 # Ask for a hint and play it (an empty line plays the last hint); then "不出", which either
 # passes on the next turn or, when leading, is refused and the next hint is played instead.

@@ -18,7 +18,7 @@ from telegram import (
     User,
 )
 
-from bot.updates import FairUpdateProcessor
+from bot.edge.updates import FairUpdateProcessor
 
 GROUP_A = -1001
 GROUP_B = -1002

@@ -35,7 +35,8 @@ TWO = 15
 
 KINDS = ("single", "pair", "straight", "pair_straight", "ladder")
 #: The ladder's rows are numbered 1 (三路, the lowest) to LADDER_ROWS (双大王 已亮 + 双小王), as
-#: in the rules' table; ``Combo.tier`` is that number. Their names are the bot's (bot/names.py).
+#: in the rules' table; ``Combo.tier`` is that number. Their names are the bot's
+#: (bot/presentation/names.py).
 LADDER_ROWS = 27
 
 # N of a rank (三路..八路) -> row. Index = N; rows of N < 3 do not exist.

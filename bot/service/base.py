@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bot.safe_names import HUMAN_MARK, safe_name
-from bot.strings import Lang
+from bot.presentation.safe_names import HUMAN_MARK, safe_name
+from bot.presentation.strings import Lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class Source(Enum):
 @dataclass(frozen=True, slots=True)
 class UserInfo:
     """A person as they enter the service; ``name`` is made safe to show (see
-    :func:`bot.safe_names.safe_name`) whatever way they came in."""
+    :func:`bot.presentation.safe_names.safe_name`) whatever way they came in."""
 
     user_id: int
     name: str

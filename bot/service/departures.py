@@ -7,12 +7,12 @@ stored at once. A player already out of cards has nothing left to decide: they m
 
 from __future__ import annotations
 
+from bot.presentation.strings import text
 from bot.service.base import Reply, UserInfo
 from bot.service.hub import Hub
 from bot.service.result_text import desertion_rule
 from bot.service.settlement import scored_by_desertion
 from bot.service.tables import Table
-from bot.strings import text
 
 
 class Departures:

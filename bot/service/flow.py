@@ -12,15 +12,15 @@ import logging
 
 from bot.game.cards import format_cards
 from bot.game.common import Action, Event, Played
-from bot.render import again_keyboard, event_lines
+from bot.game.variants import cannot_beat
+from bot.presentation.render import again_keyboard, event_lines
+from bot.presentation.strings import text
 from bot.service.base import Source
 from bot.service.hub import Hub
 from bot.service.replay import replay
 from bot.service.result_text import result_text
 from bot.service.settlement import Settlement, settle
 from bot.service.tables import Table
-from bot.strings import text
-from bot.variants import cannot_beat
 
 log = logging.getLogger(__name__)
 

@@ -11,18 +11,18 @@ from telegram import InlineKeyboardMarkup
 
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Action, GameOver
-from bot.render import (
+from bot.presentation.render import (
     event_lines,
     hand_text,
     ready_keyboard,
     reveal_keyboard,
     web_table_button,
 )
+from bot.presentation.strings import text
 from bot.service.base import Reply
 from bot.service.hub import Hub
 from bot.service.tables import Table
 from bot.service.web_links import web_table_url
-from bot.strings import text
 
 
 class RevealGate:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.config import Settings
-from bot.strings import Lang
+from bot.presentation.strings import Lang
 
 #: what a group may choose, per option, in the menu's order (the order is part of the
 #: callback data: append new options, never reorder)

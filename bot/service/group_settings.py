@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import Act, Callback
-from bot.render import variant_name
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.render import variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.base import Reply, UserInfo
 from bot.service.group_options import CHOICES, OPTION_NAMES, GroupOptions, same_value
 from bot.storage.group_settings import GroupSettingsRecord
-from bot.strings import Lang, text
 
 if TYPE_CHECKING:
     from bot.service.hub import Hub

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.game.cards import Card
 from bot.game.common import Combo
-from bot.render import (
+from bot.presentation.render import (
     hand_keyboard,
     hand_text,
     play_button_label,

@@ -22,9 +22,10 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from telegram import InlineKeyboardMarkup
 
-from bot.callbacks import Callback
 from bot.game.common import Result
-from bot.render import SeatLabel, variant_name
+from bot.presentation.callbacks import Callback
+from bot.presentation.render import SeatLabel, variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.base import Reply, UserInfo
 from bot.service.outbox import MAX_TEXT, Delivery
 from bot.service.replay_view import (
@@ -39,7 +40,6 @@ from bot.service.result_text import outcome_text, result_text
 from bot.service.tables import Table
 from bot.storage import GameRecord
 from bot.storage.history import HistoryGame
-from bot.strings import Lang, text
 
 if TYPE_CHECKING:
     from bot.service.hub import Hub

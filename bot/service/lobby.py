@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.callbacks import Act, Callback
-from bot.render import lobby_keyboard, lobby_text, variant_name
+from bot.game.variants import VARIANTS, Variant
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.render import lobby_keyboard, lobby_text, variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.base import Reply, UserInfo
 from bot.service.hub import Hub
 from bot.service.join_links import game_of_payload, join_payload, link_key
@@ -14,8 +16,6 @@ from bot.service.outbox import Delivery
 from bot.service.settlement import charge_deserters
 from bot.service.tables import Seat, Table
 from bot.storage import OpenGameExistsError
-from bot.strings import Lang, text
-from bot.variants import VARIANTS, Variant
 
 
 class Lobby:

@@ -77,7 +77,7 @@ class Messenger:
     commands queues for minutes or starves the game. With a ``group_log`` the budget
     survives restarts.
 
-    Flood waits (429) are honoured by the bot's rate limiter (``bot.ratelimit``); transient
+    Flood waits (429) are honoured by the bot's rate limiter (``bot.edge.ratelimit``); transient
     failures (5xx, a connection that failed) are retried a few times here. A send that timed
     out after it was made is not sent again: Telegram may have delivered it, and a second
     copy is worse than a missing one (the caller's next render replaces it). 403 and "not

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from bot.presentation.strings import Lang, language_of
 from bot.service.base import UserInfo, seat_language
 from bot.service.hub import Hub
-from bot.strings import Lang, language_of
 
 
 class People:

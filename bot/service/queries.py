@@ -5,10 +5,10 @@ from __future__ import annotations
 from html import escape
 
 from bot.game.levels import level_for
-from bot.render import variant_name
+from bot.game.variants import VARIANTS
+from bot.presentation.render import variant_name
+from bot.presentation.strings import Lang, text
 from bot.storage import Database
-from bot.strings import Lang, text
-from bot.variants import VARIANTS
 
 TOP_SIZE = 10
 

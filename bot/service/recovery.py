@@ -12,6 +12,8 @@ import logging
 
 from bot.game.common import Action, GameOver, action_kind
 from bot.game.protocol import GameState
+from bot.game.variants import VARIANTS
+from bot.presentation.strings import Lang
 from bot.service.base import seat_language
 from bot.service.group_options import GroupOptions, options_from_json
 from bot.service.hub import Hub
@@ -19,8 +21,6 @@ from bot.service.replay import replay
 from bot.service.settlement import settlement_of
 from bot.service.tables import Table
 from bot.storage import GameRecord
-from bot.strings import Lang
-from bot.variants import VARIANTS
 
 log = logging.getLogger(__name__)
 

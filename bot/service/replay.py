@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.game.cards import parse_cards
 from bot.game.common import Action
 from bot.game.protocol import GameState
-from bot.variants import Variant
+from bot.game.variants import Variant
 
 
 def replay(

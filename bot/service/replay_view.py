@@ -19,7 +19,6 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.callbacks import Act, Callback
 from bot.game.cards import Card, format_cards
 from bot.game.common import (
     Action,
@@ -33,11 +32,12 @@ from bot.game.common import (
     Revealed,
     TrickTaken,
 )
-from bot.names import play_name
-from bot.render import SeatLabel, event_lines, place_name, play_html, variant_name
+from bot.game.variants import Variant
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.names import play_name
+from bot.presentation.render import SeatLabel, event_lines, place_name, play_html, variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.replay import replay
-from bot.strings import Lang, text
-from bot.variants import Variant
 
 #: callback data keeps the shown step in six digits and the target in three
 MAX_STEPS = 1000

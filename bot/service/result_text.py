@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from bot.game.common import Result
 from bot.game.levels import level_for
-from bot.render import SeatLabel, place_name, variant_name
+from bot.presentation.render import SeatLabel, place_name, variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.settlement import Settlement
 from bot.service.tables import Table
-from bot.strings import Lang, text
 
 
 def outcome_text(lang: Lang, result: Result, seats: int) -> str:

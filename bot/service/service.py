@@ -14,8 +14,10 @@ from html import escape
 
 from telegram import InlineKeyboardMarkup
 
-from bot.callbacks import Callback
 from bot.config import Settings
+from bot.game.variants import Variant
+from bot.presentation.callbacks import Callback
+from bot.presentation.strings import Lang, text
 from bot.service.actions import PlayerActions
 from bot.service.base import EarlyAnswer, MemberCheck, Reply, Scheduler, UserInfo
 from bot.service.command_answers import CommandAnswers
@@ -39,8 +41,6 @@ from bot.service.stats import PlayerStats, StatsAnswer
 from bot.service.tables import Table
 from bot.service.timers import Timers
 from bot.storage import Database
-from bot.strings import Lang, text
-from bot.variants import Variant
 
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
 RETRY = 5.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardMarkup
 
 from bot.game.common import GameOver
-from bot.render import lobby_text, table_link_keyboard, table_text
+from bot.presentation.render import lobby_text, table_link_keyboard, table_text
 from bot.service.group_channel import GroupChannel
 from bot.service.group_options import options_json
 from bot.service.hub import Hub

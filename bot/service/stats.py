@@ -26,13 +26,13 @@ from typing import Final
 
 from bot.game.common import Action, action_kind
 from bot.game.levels import level_for, titles
-from bot.render import variant_name
+from bot.game.variants import VARIANTS
+from bot.presentation.render import variant_name
+from bot.presentation.strings import Lang, text
 from bot.service.replay import replay
 from bot.service.stats_chart import Band, ChartText, Series, cjk_font, draw
 from bot.storage import Database
 from bot.storage.stats import GameLog, PlayedGame
-from bot.strings import Lang, text
-from bot.variants import VARIANTS
 
 log = logging.getLogger(__name__)
 

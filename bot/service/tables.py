@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from bot.game.common import Action, Result, SeatView
 from bot.game.protocol import GameState
-from bot.render import SeatLabel
+from bot.game.variants import VARIANTS, Variant
+from bot.presentation.render import SeatLabel
+from bot.presentation.strings import Lang
 from bot.service.base import seat_language
 from bot.service.group_channel import GroupChannel
 from bot.service.group_options import GroupOptions
 from bot.storage import GameRecord, GameStatus, SeatRecord
-from bot.strings import Lang
-from bot.variants import VARIANTS, Variant
 
 #: the logged actions every seat sees happen (刨王's 亮王 answers are held, a 不亮 forever)
 PUBLIC_KINDS = frozenset({"play", "pass"})

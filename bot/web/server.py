@@ -20,13 +20,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.callbacks import Act, Callback
+from bot.edge.handlers.common import Throttle
 from bot.game.cards import Card
-from bot.handlers.common import Throttle
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.strings import Lang, web_strings
 from bot.service import GameService
 from bot.service.base import Reply, UserInfo
 from bot.service.tables import Table
-from bot.strings import Lang, web_strings
 from bot.web.initdata import InitDataError, WebUser, check_init_data
 from bot.web.inputs import (
     MAX_ACTION_BYTES,

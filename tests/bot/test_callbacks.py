@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.callbacks import CALLBACK_PATTERN, MAX_BYTES, Act, Callback, decode
+from bot.presentation.callbacks import CALLBACK_PATTERN, MAX_BYTES, Act, Callback, decode
 
 callbacks = st.builds(
     Callback,

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import Act, Callback
 from bot.game import paowang_scoring
 from bot.game.cards import format_cards
+from bot.game.variants import PAOWANG, SHUANGKOU, Variant
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.strings import text
 from bot.service import GameService
 from bot.service.tables import Table
 from bot.storage import Database, open_database
-from bot.strings import text
-from bot.variants import PAOWANG, SHUANGKOU, Variant
 from tests.bot.harness import RecordingMessenger, running_service, user, wait_until
 
 GROUP = -100

@@ -19,13 +19,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import Act, Callback
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.paowang_deal import HEART_FIVE, deal_hands
+from bot.game.variants import PAOWANG
+from bot.presentation.callbacks import Act, Callback
 from bot.service.tables import Table
 from bot.storage import open_database
-from bot.variants import PAOWANG
 from bot.web.tableview import table_view
 from tests.bot.harness import running_service, user
 

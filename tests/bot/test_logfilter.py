@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import logfilter
-from bot.logfilter import RepeatFilter
+from bot.edge import logfilter
+from bot.edge.logfilter import RepeatFilter
 
 
 class Clock:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.handlers.member_cache import RETRY_SECONDS, MemberCache, Standing
+from bot.edge.handlers.member_cache import RETRY_SECONDS, MemberCache, Standing
 
 GROUP = -1001
 MEMBER = Standing(member=True, admin=False)
@@ -236,7 +236,7 @@ def test_never_beyond_the_budget_nor_the_size(asks: list[tuple[int, float]], siz
 def test_standing_of_telegram_statuses(status: str) -> None:
     from telegram import ChatMemberBanned, ChatMemberLeft, ChatMemberMember, User
 
-    from bot.handlers.members import standing_of
+    from bot.edge.handlers.members import standing_of
 
     user = User(1, "x", is_bot=False)
     gone = ChatMemberLeft(user) if status == "left" else ChatMemberBanned(user, until_date=None)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from bot.ratelimit import OVERALL_PERIOD, WindowRateLimiter
+from bot.edge.ratelimit import OVERALL_PERIOD, WindowRateLimiter
 from fakebot import ManualClock
 
 

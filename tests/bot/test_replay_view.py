@@ -8,12 +8,13 @@ from collections import Counter
 
 import pytest
 
-from bot.callbacks import Act, decode
 from bot.game.cards import Card, format_cards, parse_cards
 from bot.game.common import Action, Result
 from bot.game.players import make_player
 from bot.game.protocol import GameState
-from bot.render import SeatLabel
+from bot.game.variants import VARIANTS
+from bot.presentation.callbacks import Act, decode
+from bot.presentation.render import SeatLabel
 from bot.service.history import history_message, result_summary
 from bot.service.replay import replay
 from bot.service.replay_view import (
@@ -23,7 +24,6 @@ from bot.service.replay_view import (
     step_text,
 )
 from bot.storage.history import HistoryGame, HistorySeat
-from bot.variants import VARIANTS
 
 SEEDS = range(12)
 

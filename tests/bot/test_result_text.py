@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import pytest
 
 from bot.game.common import Result
+from bot.game.variants import PAOWANG, SHUANGKOU, Variant
 from bot.service.result_text import result_text
 from bot.service.settlement import Settlement
 from bot.service.tables import Seat, Table
 from bot.storage import ResultRow
-from bot.variants import PAOWANG, SHUANGKOU, Variant
 
 
 def table_with(variant: Variant, result: Result, fixed: list[int | None] | None = None) -> Table:

@@ -5,11 +5,11 @@ import threading
 
 import pytest
 
-from bot.callbacks import Act, Callback
 from bot.game.players import AiPlayer
+from bot.game.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
+from bot.presentation.callbacks import Act, Callback
 from bot.service.result_text import result_text
 from bot.storage import open_database
-from bot.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
 from tests.bot.harness import running_service, user, wait_until
 
 GROUP = -100

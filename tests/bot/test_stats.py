@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.cli.simulate import next_actor
 from bot.game.cards import format_cards
 from bot.game.common import Action
 from bot.game.players import make_player
+from bot.game.variants import VARIANTS
 from bot.service.stats import (
     CAPTION_LIMIT,
     GameFacts,
@@ -29,10 +31,8 @@ from bot.service.stats import (
     visible_length,
 )
 from bot.service.stats_chart import cjk_font
-from bot.simulate import next_actor
 from bot.storage.models import ActionRecord
 from bot.storage.stats import GameLog, PlayedGame, SeatResult
-from bot.variants import VARIANTS
 
 ME = 1
 GROUP = -100

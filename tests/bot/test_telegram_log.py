@@ -10,7 +10,7 @@ import logging
 import pytest
 from telegram.error import BadRequest, Conflict, Forbidden, NetworkError, TimedOut
 
-from bot.telegram_log import (
+from bot.edge.telegram_log import (
     PTB_REQUEST_LOGGER,
     REPEAT_SECONDS,
     PollingErrors,
@@ -30,7 +30,7 @@ class Clock:
 
 
 def records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "bot.telegram_log"]
+    return [r for r in caplog.records if r.name == "bot.edge.telegram_log"]
 
 
 @pytest.mark.parametrize(

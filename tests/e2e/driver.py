@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
 from bot.game import paowang
 from bot.service import GameService
 from bot.service.tables import Table

@@ -60,7 +60,7 @@ def assert_clean_but_lost_table_probes(fake: FakeTelegram) -> None:
 
 def seed_where(variant: str, leader: int) -> int:
     """The first seed whose deal has ``leader`` lead (the engine's own rule)."""
-    from bot.variants import VARIANTS
+    from bot.game.variants import VARIANTS
 
     deal = VARIANTS[variant].deal
     return next(seed for seed in range(10_000) if deal(seed, None).leader == leader)

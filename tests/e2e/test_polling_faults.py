@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.telegram_log import PTB_REQUEST_LOGGER
+from bot.edge.telegram_log import PTB_REQUEST_LOGGER
 from fakebot import FakeTelegram
 from tests.e2e.driver import running_bot
 from tests.e2e.helpers_robust import FAST, fast_settings, say
@@ -47,7 +47,7 @@ async def test_a_failing_get_updates_is_one_warning_and_polling_goes_on(
         assert again.text == first.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
-    warnings = [r for r in caplog.records if r.name == "bot.telegram_log"]
+    warnings = [r for r in caplog.records if r.name == "bot.edge.telegram_log"]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]  # two failures, one line
     assert warnings[0].levelno == logging.WARNING
     # the nginx page of a 502: once at most, as the same kind of line
@@ -81,7 +81,7 @@ async def test_the_deployed_bot_logs_a_502_as_one_warning_line(
     log = stderr.decode()
     assert process.returncode == 0, log
     assert "Traceback" not in log and " ERROR " not in log, log
-    lines = [line for line in log.splitlines() if "bot.telegram_log" in line]
+    lines = [line for line in log.splitlines() if "bot.edge.telegram_log" in line]
     assert len(lines) == 1 and " WARNING " in lines[0], log
     assert "Bad Gateway" in lines[0]
     assert len([line for line in log.splitlines() if " WARNING " in line]) <= 2, log

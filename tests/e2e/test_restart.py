@@ -19,7 +19,7 @@ import pytest
 
 from bench.botrun import max_in_window
 from bot.game import shuangkou
-from bot.variants import SHUANGKOU, apply_action, auto_passes
+from bot.game.variants import SHUANGKOU, apply_action, auto_passes
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, live_message, setup_world
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from telegram import Chat, Message, MessageEntity, Update, User
 
-from bot.app import build_application
-from bot.safe_names import HUMAN_MARK, MAX_NAME_LENGTH, safe_name
+from bot.edge.app import build_application
+from bot.presentation.safe_names import HUMAN_MARK, MAX_NAME_LENGTH, safe_name
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, running_bot, setup_world
 from tests.e2e.helpers_robust import FAST, fast_settings, open_group_lobby, say

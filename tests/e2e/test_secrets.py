@@ -19,9 +19,9 @@ import pytest
 
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
+from bot.game.variants import PAOWANG, VARIANTS
 from bot.service import GameService
 from bot.service.tables import Table
-from bot.variants import PAOWANG, VARIANTS
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, live_message, running_bot, setup_world
 from tests.e2e.helpers_robust import (

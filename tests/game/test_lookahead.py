@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.cli.simulate import next_actor
 from bot.game import paowang, shuangkou
 from bot.game.common import SeatView
 from bot.game.players import AiPlayer, decide, legal_options
 from bot.game.players.lookahead import CARDS_LEFT, look_ahead, worth_looking
 from bot.game.players.sampling import candidates, clone, determinize, finish, same_play
-from bot.simulate import next_actor
 
 
 def _position(variant: str, seed: int, steps: int) -> Any:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.cli.simulate import next_actor, play_out, run_simulation
 from bot.game import shuangkou
 from bot.game.cards import Card, parse_cards
 from bot.game.common import Combo, Played
@@ -20,7 +21,6 @@ from bot.game.players import (
     play_order_key,
 )
 from bot.game.players.shuangkou_ai import counts_of, plan_for
-from bot.simulate import next_actor, play_out, run_simulation
 
 
 def game_of(*hands: str, leader: int = 0) -> shuangkou.Game:

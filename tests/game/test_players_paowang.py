@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.cli.simulate import next_actor, play_out, run_simulation
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from bot.game.common import Combo, SeatView
@@ -14,7 +15,6 @@ from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning, plan_for
 from bot.game.players.paowang_bomb_model import BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
-from bot.simulate import next_actor, play_out, run_simulation
 
 
 def ranks(combo: Combo | None) -> list[int]:

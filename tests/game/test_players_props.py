@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.cli.simulate import new_game, next_actor
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.sampling import same_play
-from bot.simulate import new_game, next_actor
 
 KINDS = st.sampled_from(["ai", "random", "greedy"])
 

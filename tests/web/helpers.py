@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, running_application
 from bot.config import Settings
+from bot.edge.app import build_application, running_application
 from bot.game.cards import Card, parse_cards
 from bot.service import GameService
 from bot.service.tables import Table

@@ -12,9 +12,9 @@ from typing import Any
 
 import aiohttp
 
-from bot.app import build_application, running_application
 from bot.config import Settings
-from bot.handlers.members import ChatMembers
+from bot.edge.app import build_application, running_application
+from bot.edge.handlers.members import ChatMembers
 from bot.service import GameService
 from bot.web.server import WebTable
 from fakebot import FakeTelegram

@@ -1,5 +1,5 @@
 """Who a user is in a group: the service's ``is_admin`` and ``is_member``, answered from a
-:class:`~bot.handlers.member_cache.MemberCache` that asks Telegram (``getChatMember``) only
+:class:`~bot.edge.handlers.member_cache.MemberCache` that asks Telegram (``getChatMember``) only
 when it must, and the two handlers that teach it from the updates the bot receives anyway."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.config import Settings
-from bot.handlers.member_cache import MemberCache, Standing
+from bot.edge.handlers.member_cache import MemberCache, Standing
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,10 @@ from telegram import CallbackQuery, Update
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
-from bot.callbacks import Act, decode
-from bot.handlers.common import service_of, throttle_of, user_info
+from bot.edge.handlers.common import service_of, throttle_of, user_info
+from bot.presentation.callbacks import Act, decode
+from bot.presentation.strings import text
 from bot.service import Reply
-from bot.strings import text
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bot.cli.simulate import SEATS, new_game, next_actor
 from bot.game.cards import Card
 from bot.game.common import (
     Combo,
@@ -30,8 +31,7 @@ from bot.game.common import (
 from bot.game.levels import level_for
 from bot.game.players import Player, decide, legal_options, make_player, play_order_key
 from bot.game.textplay import is_hint, is_pass, parse_play_text
-from bot.names import beaten_in_trick, play_name
-from bot.simulate import SEATS, new_game, next_actor
+from bot.presentation.names import beaten_in_trick, play_name
 
 GAME_NAMES = {"shuangkou": "绍兴双扣", "paowang": "通化刨王"}
 OUTCOME_NAMES = {"win": "胜"}

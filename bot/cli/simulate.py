@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from bot.game.players import KINDS, Player, decide, make_player
 from bot.game.protocol import GameState
-from bot.variants import VARIANTS
+from bot.game.variants import VARIANTS
 
 SEATS = {"shuangkou": 4, "paowang": 5}
 DEFAULT_PLAYERS = {"shuangkou": "ai,random,ai,random", "paowang": "ai,random,ai,random,random"}

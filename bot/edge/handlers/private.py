@@ -6,8 +6,8 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import effective_user, service_of, throttle_of, user_info
-from bot.strings import text
+from bot.edge.handlers.common import effective_user, service_of, throttle_of, user_info
+from bot.presentation.strings import text
 
 
 async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,9 +1,10 @@
 """What a play is called, in both games and both languages: the one source of play names.
 
 Every renderer (the group's table, hand messages, the 出牌 button, hints, the terminal game)
-names plays through :func:`play_name`. The names themselves are strings (``bot.strings``),
-keyed by variant: 刨王 has names of its own (对牌, 单顺, 双顺, 骑牌, 三路…八路, 小幺…老老幺,
-its joker entries by their cards), never 双扣's (对子, 顺子, 连对, 炸弹).
+names plays through :func:`play_name`. The names themselves are strings
+(``bot.presentation.strings``), keyed by variant: 刨王 has names of its own (对牌, 单顺, 双顺,
+骑牌, 三路…八路, 小幺…老老幺, its joker entries by their cards), never 双扣's (对子, 顺子, 连对,
+炸弹).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.common import Combo
-from bot.strings import Lang, text
+from bot.presentation.strings import Lang, text
 
 
 def _name_key(combo: Combo, beaten: Combo | None) -> str:

@@ -21,7 +21,7 @@ went from 0.02 s to 1.1 s). So the answers are kept here:
   a person's deliberate tap, throttled per user already, and they may just have joined;
 - at most ``size`` pairs are kept, the least recently used go first.
 
-Pure asyncio: the Telegram call is the ``fetch`` given (see :mod:`bot.handlers.members`).
+Pure asyncio: the Telegram call is the ``fetch`` given (see :mod:`bot.edge.handlers.members`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.handlers.common import Throttle
+from bot.edge.handlers.common import Throttle
 
 #: seconds before a (group, user) whose lookup failed is asked about again
 RETRY_SECONDS = 10.0

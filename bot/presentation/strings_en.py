@@ -1,4 +1,4 @@
-"""Every user-facing text in English, complete (see :mod:`bot.strings`)."""
+"""Every user-facing text in English, complete (see :mod:`bot.presentation.strings`)."""
 
 EN: dict[str, str] = {
     "variant.shuangkou": "Shuangkou",
@@ -213,7 +213,7 @@ EN: dict[str, str] = {
     "cancel.done": "The game was cancelled; no scores change.",
     "cancel.done_charged": "The game was cancelled; no scores change but the penalty for "
     "leaving.",
-    # play names (bot.names.play_name): each game's own
+    # play names (bot.presentation.names.play_name): each game's own
     "kind.shuangkou.single": "single",
     "kind.shuangkou.pair": "pair",
     "kind.shuangkou.pair_straight": "pair straight",

@@ -7,11 +7,11 @@ from telegram import Chat, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import effective_user, service_of, settings_of, user_info
+from bot.edge.handlers.common import effective_user, service_of, settings_of, user_info
+from bot.game.variants import VARIANTS, variant_for
+from bot.presentation.strings import LANGUAGES, Lang, text
 from bot.service import GameService, UserInfo
 from bot.service.outbox import Delivery
-from bot.strings import LANGUAGES, Lang, text
-from bot.variants import VARIANTS, variant_for
 
 
 def _is_group(update: Update) -> bool:

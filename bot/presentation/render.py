@@ -12,7 +12,6 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.callbacks import Act, Callback
 from bot.game.cards import Card, format_cards
 from bot.game.common import (
     Combo,
@@ -22,8 +21,9 @@ from bot.game.common import (
     SeatView,
     TrickTaken,
 )
-from bot.names import beaten_in_trick, play_name
-from bot.strings import Lang, text
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.names import beaten_in_trick, play_name
+from bot.presentation.strings import Lang, text
 
 CARDS_PER_ROW = 6
 TRICK_ENTRIES = 6  # the table shows at most this many plays of the current trick

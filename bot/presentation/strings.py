@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.strings_en import EN as _EN
-from bot.strings_zh import ZH as _ZH
+from bot.presentation.strings_en import EN as _EN
+from bot.presentation.strings_zh import ZH as _ZH
 
 Lang = Literal["zh", "en"]
 LANGUAGES: tuple[Lang, ...] = ("zh", "en")

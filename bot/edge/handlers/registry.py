@@ -18,9 +18,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot.callbacks import CALLBACK_PATTERN
-from bot.handlers import buttons, commands, members, private
-from bot.handlers.common import command_throttle_of, throttle_of
+from bot.edge.handlers import buttons, commands, members, private
+from bot.edge.handlers.common import command_throttle_of, throttle_of
+from bot.presentation.callbacks import CALLBACK_PATTERN
 
 log = logging.getLogger(__name__)
 

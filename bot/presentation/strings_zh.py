@@ -1,4 +1,4 @@
-"""Every user-facing text in Chinese, the first language (see :mod:`bot.strings`)."""
+"""Every user-facing text in Chinese, the first language (see :mod:`bot.presentation.strings`)."""
 
 ZH: dict[str, str] = {
     # variants
@@ -206,7 +206,7 @@ ZH: dict[str, str] = {
     "leave.done_out": "你已出完牌，离开不算逃跑；本局照常计分。",
     "cancel.done": "牌局已取消，不计分。",
     "cancel.done_charged": "牌局已取消：除逃跑扣分外，不计分。",
-    # play names (bot.names.play_name): each game's own
+    # play names (bot.presentation.names.play_name): each game's own
     "kind.shuangkou.single": "单张",
     "kind.shuangkou.pair": "对子",
     "kind.shuangkou.pair_straight": "连对",
