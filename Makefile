@@ -32,6 +32,7 @@ browser:
 test: $(BIN)/activate-stamp browser
 	$(BIN)/ruff check bot fakebot tests bench
 	$(BIN)/mypy --strict bot
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # The README's pictures: the browser tests write their screenshots to build/screenshots/ on
@@ -41,6 +42,7 @@ screenshots: $(BIN)/activate-stamp browser
 
 lint: $(BIN)/activate-stamp
 	$(BIN)/ruff check bot fakebot tests bench
+	$(BIN)/lint-imports
 
 bench: $(BIN)/activate-stamp
 	$(BIN)/pip install --quiet -e '.[bench]'

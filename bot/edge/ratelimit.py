@@ -25,7 +25,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.service.window import FlightWindow
+from bot.limits.window import FlightWindow
 
 log = logging.getLogger(__name__)
 

@@ -20,6 +20,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
 from bot.game.common import Combo
 
 __all__ = [
+    "BOMB_KINDS",
     "KINDS",
     "LADDER_ROWS",
     "POINTS",
@@ -34,6 +35,8 @@ ACE = 14
 TWO = 15
 
 KINDS = ("single", "pair", "straight", "pair_straight", "ladder")
+#: the kinds that are bombs (the whole ladder)
+BOMB_KINDS = frozenset({"ladder"})
 #: The ladder's rows are numbered 1 (三路, the lowest) to LADDER_ROWS (双大王 已亮 + 双小王), as
 #: in the rules' table; ``Combo.tier`` is that number. Their names are the bot's
 #: (bot/presentation/names.py).

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.game import paowang, shuangkou
+from bot.game import paowang, paowang_combos, shuangkou
 from bot.game.cards import Card
 from bot.game.common import Action, Combo, Event, SeatView, action_kind
 from bot.game.protocol import GameState
@@ -29,8 +29,19 @@ __all__ = [
     "apply_action",
     "auto_passes",
     "cannot_beat",
+    "cheapest_first",
     "variant_for",
 ]
+
+
+#: the kinds that are bombs, in either game
+BOMB_KINDS = shuangkou.BOMB_KINDS | paowang_combos.BOMB_KINDS
+
+
+def cheapest_first(combo: Combo) -> tuple[int, int, int, int]:
+    """Non-bombs before bombs, then by tier/key, then fewer cards: the order in which hints
+    are offered and in which a seat that must play falls back to the least it can give."""
+    return (int(combo.kind in BOMB_KINDS), combo.tier, combo.key, len(combo.cards))
 
 
 @dataclass(frozen=True)

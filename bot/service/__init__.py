@@ -1,6 +1,24 @@
-"""Tables in progress: locks, timers, persistence, and what to tell whom."""
+"""Tables in progress: locks, timers, persistence, and what to tell whom.
+
+This module is the service's public face: the Telegram edge (``bot.edge``) and the web table
+(``bot.web``) import from here and from nothing else in ``bot.service`` (an import-linter
+contract in ``pyproject.toml`` holds them to it)."""
 
 from bot.service.base import Reply, Scheduler, UserInfo
-from bot.service.service import GameService
+from bot.service.outbox import Delivery, Messenger
+from bot.service.result_message import outcome_text, result_text
+from bot.service.service import GameService, random_seed
+from bot.service.tables import Table
 
-__all__ = ["GameService", "Reply", "Scheduler", "UserInfo"]
+__all__ = [
+    "Delivery",
+    "GameService",
+    "Messenger",
+    "Reply",
+    "Scheduler",
+    "Table",
+    "UserInfo",
+    "outcome_text",
+    "random_seed",
+    "result_text",
+]

@@ -14,11 +14,11 @@ from html import escape
 from bot.game.cards import Card, format_cards
 from bot.game.common import Action, IllegalPlay, Played
 from bot.game.textplay import is_pass, parse_play_text
+from bot.game.variants import cheapest_first
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.render import play_html
 from bot.presentation.strings import Lang, text
 from bot.service.base import EarlyAnswer, Reply, Source, UserInfo, answer_early
-from bot.service.computers import cheapest_first
 from bot.service.hub import Hub
 from bot.service.tables import Table
 

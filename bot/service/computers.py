@@ -6,18 +6,13 @@ import asyncio
 import logging
 
 from bot.game.cards import format_cards
-from bot.game.common import Action, Combo
+from bot.game.common import Action
 from bot.game.players import Player, make_player
+from bot.game.variants import cheapest_first
 from bot.service.hub import Hub
 from bot.service.tables import Table
 
 log = logging.getLogger(__name__)
-
-
-def cheapest_first(combo: Combo) -> tuple[int, int, int, int]:
-    """Non-bombs before bombs, then by tier/key, then fewer cards (hints, fallbacks)."""
-    bomb = combo.kind in ("bomb", "triple_bomb", "joker_bomb", "ladder")
-    return (int(bomb), combo.tier, combo.key, len(combo.cards))
 
 
 class ComputerSeats:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.presentation.strings import text
 from bot.service.base import Reply, UserInfo
 from bot.service.hub import Hub
-from bot.service.result_text import desertion_rule
+from bot.service.result_message import desertion_rule
 from bot.service.settlement import scored_by_desertion
 from bot.service.tables import Table
 

@@ -18,7 +18,7 @@ from bot.presentation.strings import text
 from bot.service.base import Source
 from bot.service.hub import Hub
 from bot.service.replay import replay
-from bot.service.result_text import result_text
+from bot.service.result_message import result_text
 from bot.service.settlement import Settlement, settle
 from bot.service.tables import Table
 

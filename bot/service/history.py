@@ -36,7 +36,7 @@ from bot.service.replay_view import (
     step_keyboard,
     step_text,
 )
-from bot.service.result_text import outcome_text, result_text
+from bot.service.result_message import outcome_text, result_text
 from bot.service.tables import Table
 from bot.storage import GameRecord
 from bot.storage.history import HistoryGame

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from bot.service.window import FlightWindow
+from bot.limits.window import FlightWindow
 
 #: forget idle chats once this many are known
 _SWEEP_AT = 10_000

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from html import escape
 
 from telegram import InlineKeyboardMarkup
 
 from bot.config import Settings
+from bot.game.cards import Card
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Callback
 from bot.presentation.strings import Lang, text
@@ -300,6 +301,52 @@ class GameService:
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
         return await self.hub.group_settings.on_press(user, chat_id, message_id, callback)
+
+    # ---- the web table's face: what bot/web may ask of the service -----------------------
+
+    def watch(
+        self, changed: Callable[[Table], None], page_open: Callable[[int, int], bool]
+    ) -> None:
+        """``changed(table)`` after anything a seat could see changes (it must not block);
+        ``page_open(game, user)``: whether the user has a live page on the game."""
+        self.hub.watchers.append(changed)
+        self.hub.page_open = page_open
+
+    def table(self, game_id: int) -> Table | None:
+        """The game's table while it is in memory (a lobby, a game, or just finished)."""
+        return self.hub.registry.get(game_id)
+
+    def table_in_chat(self, chat_id: int) -> Table | None:
+        return self.hub.registry.in_chat(chat_id)
+
+    async def finished_table(self, game_id: int) -> Table | None:
+        """A finished game read back from the database (its result screen after a restart)."""
+        return await self.hub.recovery.finished(game_id)
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user is in the group; None when that is not known now."""
+        return await self.hub.is_member(chat_id, user_id)
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        return await self.hub.is_admin(chat_id, user_id)
+
+    def cannot_beat(self, table: Table, seat: int) -> bool:
+        """要不起: the seat on turn has nothing that beats the table (the bot passes for it)."""
+        return self.hub.flow.cannot_beat(table, seat)
+
+    async def web_action(
+        self, user_id: int, game_id: int, kind: str, cards: Sequence[Card]
+    ) -> Reply:
+        """A play, a pass, 亮王 or an answer from the web table."""
+        return await self.hub.actions.on_web(user_id, game_id, kind, cards)
+
+    async def page_opened(self, table: Table, seat: int) -> None:
+        """A seat's live page took over from its hand message (call under the table's lock)."""
+        await self.hub.hands.page_opened(table, seat)
+
+    async def page_closed(self, table: Table, seat: int) -> None:
+        """The seat's last page closed: its hand message prompts again (under the lock)."""
+        await self.hub.hands.page_closed(table, seat)
 
     # ---- start and stop ------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from bot.service.tables import Table
+from bot.service import Table
 
 #: finished tables kept for their pages (the result screen), newest last
 KEEP_FINISHED = 500

@@ -20,13 +20,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.edge.handlers.common import Throttle
 from bot.game.cards import Card
+from bot.limits.throttle import Throttle
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.strings import Lang, web_strings
-from bot.service import GameService
-from bot.service.base import Reply, UserInfo
-from bot.service.tables import Table
+from bot.service import GameService, Reply, Table, UserInfo
 from bot.web.initdata import InitDataError, WebUser, check_init_data
 from bot.web.inputs import (
     MAX_ACTION_BYTES,
@@ -99,8 +97,7 @@ class WebTable:
         self.max_age = max_age
         self.clock = clock
         self.live = LiveViews(per_user=sockets_per_user, per_game=sockets_per_game)
-        service.hub.watchers.append(self.live.changed)
-        service.hub.page_open = self.live.watching
+        service.watch(self.live.changed, self.live.watching)
         self.port = 0  # where the server listens, once started
         self._sockets: set[web.WebSocketResponse] = set()
 
@@ -139,12 +136,12 @@ class WebTable:
     async def _find(self, game_id: int) -> Table:
         """The game's table: in play, finished lately, or finished before a restart (read
         back from the database, so a result screen survives the bot)."""
-        table = self.service.hub.registry.get(game_id)
+        table = self.service.table(game_id)
         if table is not None and table.game is not None:
             return table
         table = self.live.finished(game_id)
         if table is None:
-            table = await self.service.hub.recovery.finished(game_id)
+            table = await self.service.finished_table(game_id)
             if table is None:
                 raise Refused(404, "no such game")
             self.live.keep_finished(table)
@@ -152,7 +149,7 @@ class WebTable:
 
     def _following(self, table: Table, user_id: int) -> int | None:
         """The game 再来一局 started after this one, where the user is seated."""
-        following = self.service.hub.registry.in_chat(table.chat_id)
+        following = self.service.table_in_chat(table.chat_id)
         if (
             following is not None
             and following.previous_game_id == table.game_id
@@ -170,7 +167,7 @@ class WebTable:
         seat = table.seat_of(user.user_id)
         if seat is not None:
             return seat
-        member = await self.service.hub.is_member(table.chat_id, user.user_id)
+        member = await self.service.is_member(table.chat_id, user.user_id)
         if member is None:
             raise Refused(429, "try again")
         if member:
@@ -188,11 +185,10 @@ class WebTable:
     def view_for(self, table: Table, seat: int | None, lang: Lang, *, strings: bool) -> JSON:
         """The seat's view; ``strings``: with the page's texts (a page's first view only)."""
         view = table_view(table, seat, lang, now=self.service.clock())
-        hub = self.service.hub
         playing = table.status == "playing" and not table.engine.over and not table.gate_open
         if seat is not None and playing and table.engine.turn == seat:
             # 要不起: the bot passes for them in a moment (as it does for the keyboards)
-            view["me"]["auto_pass"] = hub.flow.cannot_beat(table, seat)
+            view["me"]["auto_pass"] = self.service.cannot_beat(table, seat)
             if view["me"]["auto_pass"]:
                 view["me"]["can_pass"] = False
         if strings:
@@ -256,7 +252,7 @@ class WebTable:
         if kind == "again":
             info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
             return await self.service.play_again(info, Callback(table.game_id, 0, Act.AGAIN))
-        return await self.service.hub.actions.on_web(user.user_id, table.game_id, kind, cards)
+        return await self.service.web_action(user.user_id, table.game_id, kind, cards)
 
     # ---- live views -----------------------------------------------------------------------
 
@@ -283,14 +279,14 @@ class WebTable:
             page.next_game = self._following(table, user.user_id)
             if seat is not None:  # the page takes over from the hand message's buttons
                 async with table.lock:
-                    await self.service.hub.hands.page_opened(table, seat)
+                    await self.service.page_opened(table, seat)
             try:
                 await self._serve(socket, page, table, user, seat)
             finally:
                 self.live.close(page)
                 if seat is not None and not self.live.watching(table.game_id, user.user_id):
                     async with table.lock:  # their turn, and no page: the prompt after all
-                        await self.service.hub.hands.page_closed(table, seat)
+                        await self.service.page_closed(table, seat)
         finally:
             self._sockets.discard(socket)
         return socket

@@ -20,12 +20,11 @@ from typing import Any
 
 from bot.game.cards import NO_SUIT
 from bot.game.common import Combo, SeatView
+from bot.game.variants import cheapest_first
 from bot.presentation.names import play_name
 from bot.presentation.render import variant_name
 from bot.presentation.strings import Lang
-from bot.service.computers import cheapest_first
-from bot.service.result_text import outcome_text, result_text
-from bot.service.tables import Table
+from bot.service import Table, outcome_text, result_text
 
 #: the fewest cards of one suit that can make a play whose suits matter (同花顺)
 FLUSH_MIN = 5

@@ -253,7 +253,7 @@ def test_history_lines_say_who_won_and_how() -> None:
 
 def test_result_heads_match_the_result_screen() -> None:
     # the history's 刨王 side is the result screen's own rule (the 王 side is 1 or 2 seats)
-    from bot.service.result_text import outcome_text
+    from bot.service.result_message import outcome_text
 
     for winners in [(0,), (0, 1), (0, 1, 2), (0, 1, 2, 3)]:
         game = HistoryGame(

@@ -8,7 +8,7 @@ import pytest
 from bot.game.players import AiPlayer
 from bot.game.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
 from bot.presentation.callbacks import Act, Callback
-from bot.service.result_text import result_text
+from bot.service.result_message import result_text
 from bot.storage import open_database
 from tests.bot.harness import running_service, user, wait_until
 

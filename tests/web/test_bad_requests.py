@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.edge.handlers.common import Throttle
+from bot.limits.throttle import Throttle
 from bot.web import server
 from fakebot import FakeTelegram
 from tests.e2e.helpers_robust import snapshot

@@ -10,8 +10,7 @@ from telegram.ext import ContextTypes
 from bot.edge.handlers.common import effective_user, service_of, settings_of, user_info
 from bot.game.variants import VARIANTS, variant_for
 from bot.presentation.strings import LANGUAGES, Lang, text
-from bot.service import GameService, UserInfo
-from bot.service.outbox import Delivery
+from bot.service import Delivery, GameService, UserInfo
 
 
 def _is_group(update: Update) -> bool:
@@ -194,7 +193,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat, service, _ = sent
     # an admin posting as the group itself (anonymous) is an admin too
     anonymous = message.sender_chat is not None and message.sender_chat.id == chat.id
-    admin = anonymous or await service.hub.is_admin(chat.id, user.user_id)
+    admin = anonymous or await service.is_admin(chat.id, user.user_id)
     reply = await service.open_settings(chat.id, user, admin=admin)
     await _reply(update, context, reply.text)
 

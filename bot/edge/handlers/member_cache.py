@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.edge.handlers.common import Throttle
+from bot.limits.throttle import Throttle
 
 #: seconds before a (group, user) whose lookup failed is asked about again
 RETRY_SECONDS = 10.0
