@@ -79,7 +79,7 @@ from bench.botrun import (
     started,
     write_section,
 )
-from bench.web import WEBAPP_URL, TableSpec, add_world, start_table
+from bench.web.tables import WEBAPP_URL, TableSpec, add_world, start_table
 from bot.callbacks import Act, Callback
 from fakebot import FakeMessage, FakeTelegram
 from fakebot.miniapp import init_data_for
