@@ -1,5 +1,6 @@
 """The harness ``bench.load`` and ``bench.web`` share: the bot in a child process, what it costs
-there (memory, collector pauses, loop lag, SQL statements), and lobbies opened as people do.
+there (memory, collector pauses, loop lag, SQL statements), and lobbies opened as people do
+(``bench.bot_calls`` opens its lobby with it too).
 
 The parent writes the child's config as JSON and starts ``python -m <bench> --bot-process
 CONFIG``; the child answers on stdout, one line at a time, and stops at ``stop`` on stdin. What
