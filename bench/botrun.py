@@ -1,21 +1,28 @@
 """What the bot benchmarks share (running the Application is bot.edge.app.running_application):
-the fake's request log read as calls, percentiles, and ``bench/results/bot.md`` with one section
-per benchmark (each run rewrites its own section and leaves the other's alone)."""
+the fake's request log read as calls, percentiles, ``bench/results/bot.md`` with one section
+per benchmark (each run rewrites its own section and leaves the other's alone), and the bot run
+as a deployment runs it (``python -m bot run``)."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import math
 import os
 import re
+import signal
 import socket
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench import machine, now
+
+if TYPE_CHECKING:
+    from fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "bot.md"
@@ -150,3 +157,68 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
+
+
+# ---- the bot as a deployment runs it --------------------------------------------------------
+
+
+def bot_env(fake: FakeTelegram, db_path: Path, **settings: str) -> dict[str, str]:
+    """This process's environment plus the bot's settings, pointed at the fake."""
+    env = dict(os.environ)
+    env.update(
+        TELEGRAM_BOT_TOKEN=fake.token,
+        TELEGRAM_API_BASE_URL=fake.base_url,
+        DATABASE_PATH=str(db_path),
+        **settings,
+    )
+    return env
+
+
+async def run_bot(env: dict[str, str], stderr: Any, **options: Any) -> asyncio.subprocess.Process:
+    """``python -m bot run`` with ``env``, its log to ``stderr``; ``options`` as
+    ``create_subprocess_exec`` takes them."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        **options,
+    )
+
+
+async def first_poll(
+    fake: FakeTelegram, process: asyncio.subprocess.Process, since: int, timeout: float
+) -> bool:
+    """Whether the bot in ``process`` polls (a getUpdates among the fake's requests from
+    ``since`` on) within ``timeout`` seconds. False when it exits first: a bot that cannot start
+    must not keep a benchmark waiting out the whole timeout."""
+    polled = asyncio.ensure_future(
+        fake.wait_for(
+            lambda: any(r.method == "getUpdates" for r in fake.requests[since:]),
+            timeout,
+            what="the bot's first poll",
+        )
+    )
+    exited = asyncio.ensure_future(process.wait())
+    await asyncio.wait((polled, exited), return_when=asyncio.FIRST_COMPLETED)
+    for task in (polled, exited):
+        task.cancel()
+    await asyncio.gather(polled, exited, return_exceptions=True)
+    return process.returncode is None and not polled.cancelled() and polled.exception() is None
+
+
+async def terminate(process: asyncio.subprocess.Process, grace: float = 30.0) -> bool:
+    """SIGTERM, as a deployment stops the bot, then SIGKILL if it has not exited within
+    ``grace`` seconds; whether SIGTERM sufficed."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), grace)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return False
+    return True

@@ -1,8 +1,11 @@
 """A fake Telegram Bot API server for end-to-end tests of the bot with the real PTB stack.
 
-See :mod:`fakebot.server` for the server and the test-facing API, :mod:`.spec` for the
-validation against the official ``api.json``, :mod:`.formatting` for entity parsing,
-:mod:`.limits` for flood limits and clocks, :mod:`.fixtures` for the pytest fixture.
+See :mod:`fakebot.server` for the server (its parts: :mod:`.world`, :mod:`.acting` and
+:mod:`.reading` are the test-facing API; :mod:`.updates`, :mod:`.methods`, :mod:`.messages`
+and :mod:`.faults` the Bot API side; :mod:`.state` what they share), :mod:`.validator` and
+:mod:`.prose` for the validation against the official ``api.json`` (:mod:`.spec`),
+:mod:`.formatting` for entity parsing, :mod:`.limits` for flood limits and clocks,
+:mod:`.fixtures` for the pytest fixture.
 """
 
 from fakebot.errors import ApiError
@@ -19,7 +22,8 @@ from fakebot.models import (
     RequestRecord,
 )
 from fakebot.server import FakeTelegram
-from fakebot.spec import ApiSpec, Validator
+from fakebot.spec import ApiSpec
+from fakebot.validator import Validator
 
 __all__ = [
     "ApiError",

@@ -7,6 +7,7 @@ envelope in one place, so that what PTB sees (status code, ``description``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 #: The kinds of rejection: tests can filter :attr:`FakeTelegram.rejections` by them.
@@ -65,3 +66,14 @@ def bad_request(detail: str, *, kind: str = "state") -> ApiError:
 def forbidden(detail: str) -> ApiError:
     """A 403 whose description starts with Telegram's ``Forbidden: ``."""
     return ApiError(403, f"Forbidden: {detail}", kind="forbidden")
+
+
+@dataclass
+class Mismatch(Exception):
+    """Internal to validation: a value that does not fit; carries the path inside the
+    parameter. The validator turns it into the :class:`ApiError` the fake answers."""
+
+    path: str
+    message: str
+    kind: str = "wrong_type"
+    description: str | None = field(default=None)  # a full Telegram-like description

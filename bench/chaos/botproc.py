@@ -1,0 +1,64 @@
+"""The bot of a chaos run: ``python -m bot run`` started, SIGKILLed and started again, stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections import Counter
+
+from bench.botrun import bot_env, first_poll, run_bot, terminate
+from bench.chaos.model import BOT_ENV, DEAD_FOR, STARTUP_TIMEOUT, BotDown, ChaosState
+from bench.chaos.report import counts
+
+
+class BotControl(ChaosState):
+    """The bot's process: its starts (each waits for the first poll), kills and the stop."""
+
+    async def start_bot(self) -> None:
+        """Start ``python -m bot run`` and wait for its first poll (it recovered its games)."""
+        fake = self.fake
+        env = bot_env(fake, self.db_path, **BOT_ENV)
+        for attempt in range(3):
+            since = len(fake.requests)
+            begun = time.monotonic()
+            process = await run_bot(env, self.log)
+            self.process = process
+            if await first_poll(fake, process, since, STARTUP_TIMEOUT):
+                took = time.monotonic() - begun
+                self.ready_wall = time.time()
+                self.stats.restart_seconds.append(took)
+                made = Counter(r.method for r in fake.requests[since:] if r.method != "getUpdates")
+                self.stats.starts.append(
+                    f"{took:.1f} s, {sum(made.values())} requests before the first poll"
+                    + (f" ({counts(made)})" if made else "")
+                )
+                return
+            self.stats.start_failures.append(
+                f"attempt {attempt + 1}: no poll after {time.monotonic() - begun:.0f} s "
+                f"(exit code {process.returncode}; see bot.log)"
+            )
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        raise BotDown("the bot did not start three times in a row")
+
+    async def kill_and_restart(self) -> None:
+        process = self.process
+        assert process is not None
+        killed = time.monotonic()
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        self.stats.kills += 1
+        await asyncio.sleep(self.rng.uniform(*DEAD_FOR))  # down for a while: presses queue
+        try:
+            await self.start_bot()
+        finally:
+            self.kill_windows.append((killed, time.monotonic()))
+
+    async def stop_bot(self) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        if not await terminate(process):
+            self.stats.start_failures.append("the bot did not stop within 30 s of SIGTERM")
