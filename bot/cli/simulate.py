@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from bot.game.common import Outcome
 from bot.game.players import KINDS, Player, decide, make_player
 from bot.game.protocol import GameState
 from bot.game.variants import VARIANTS
@@ -165,7 +166,7 @@ def run_simulation(
         for seat, kind in enumerate(seating):
             seat_games[kind] += 1
             wins[kind] += seat in result.winners
-            draws[kind] += result.outcome == "平扣"
+            draws[kind] += result.outcome == Outcome.PINGKOU
             deltas_by_kind.setdefault(kind, []).append(result.deltas[seat])
         for kind, deltas in deltas_by_kind.items():
             per_game[kind].append(statistics.fmean(deltas))

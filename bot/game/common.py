@@ -178,11 +178,32 @@ Event = (
 )
 
 
+class Outcome(StrEnum):
+    """How a game ended, as the rules name it (and as ``games.outcome`` stores it)."""
+
+    SHUANGKOU = "双扣"  # the winners went out first and second
+    DANKOU = "单扣"  # first and third
+    PINGKOU = "平扣"  # first and fourth: a draw
+    WIN = "win"  # 刨王: a side won (losers with 25 points or more, or no sides at all)
+    XIAOXUE = "小雪"  # 刨王: the losers under 25 points when the winners were all out, ×2
+    DAXUE = "大雪"  # 刨王: the losers with no points at all, ×4
+
+
+class WinHow(StrEnum):
+    """刨王: how the winning side won; NONE for 双扣 and for a game with no sides."""
+
+    NONE = ""
+    POINTS = "points"  # 满140
+    FLAG = "flag"  # 扛旗 + 90
+    SWEEP = "sweep"  # 双飞: the whole side out
+    FOUR_JOKERS = "four_jokers"  # 四王 in one hand
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended. ``deltas`` are the rules' score changes per seat (they sum to 0)."""
 
-    outcome: str  # 双扣 / 单扣 / 平扣; 刨王: win / 小雪 / 大雪
+    outcome: Outcome
     finish_order: tuple[int, ...]  # seats in the order they went out
     deltas: tuple[int, ...]
     winners: tuple[int, ...]  # seats of the winning side (empty for 平扣)
@@ -190,9 +211,7 @@ class Result:
     revealed: bool = False  # 刨王: a 大王 was revealed (score ×2)
     side_points: tuple[int, int] | None = None  # 刨王: (winners' points, losers' points)
     instant: bool = False  # 刨王: all four jokers in one hand
-    #: 刨王: how the winning side won: "points" (满140), "flag" (扛旗 + 90), "sweep" (双飞),
-    #: "four_jokers" (四王 in one hand); "" for 双扣 and for a game with no sides
-    how: str = ""
+    how: WinHow = WinHow.NONE
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from bot.game.common import (
     Event,
     GameOver,
     IllegalPlay,
+    Outcome,
     Passed,
     Played,
     PlayerOut,
@@ -39,6 +40,7 @@ from bot.game.common import (
     Revealed,
     SeatView,
     TrickTaken,
+    WinHow,
 )
 from bot.game.paowang_combos import POINTS, beats, classify, legal_plays
 from bot.game.paowang_deal import checked_hands, deal_hands
@@ -111,7 +113,7 @@ class Game:
         self._trick_points = 0
         self._passes = 0
         self._won_side: int | None = None  # set when a side has won (play may go on: 雪)
-        self._won_how = ""  # how it won: one of WIN_HOWS
+        self._won_how = WinHow.NONE
         for seat, hand in enumerate(self.hands):
             if not hand:
                 self.finish_order.append(seat)
@@ -377,7 +379,7 @@ class Game:
             # no 大王 in play (hand-made positions only): no sides, nothing to score
             if sum(1 for hand in hands if hand) > 1:
                 return False
-            self._finish(Result("win", tuple(self.finish_order), (0,) * SEATS, ()), events)
+            self._finish(Result(Outcome.WIN, tuple(self.finish_order), (0,) * SEATS, ()), events)
             return True
         side_points = self.side_points()
         sides = self._sides

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.game.common import IllegalPlay, Reason, Result
+from bot.game.common import IllegalPlay, Outcome, Reason, Result, WinHow
 
 if TYPE_CHECKING:
     from bot.game.paowang import Game
@@ -118,7 +118,7 @@ def desertion_scores(
 
 def winning_side(
     side_points: tuple[int, int], flag_side: int | None, sides_out: tuple[bool, bool]
-) -> tuple[int, str] | None:
+) -> tuple[int, WinHow] | None:
     """The side (0: 王, 1: other) that meets a winning condition now and how, if any.
 
     ``flag_side`` is the side of the first player out (扛旗), ``sides_out`` whether each side
@@ -126,23 +126,23 @@ def winning_side(
     """
     for side in (0, 1):
         if side_points[side] >= WIN_POINTS:
-            return side, "points"
+            return side, WinHow.POINTS
     if flag_side is not None and side_points[flag_side] >= FLAG_WIN_POINTS:
-        return flag_side, "flag"
+        return flag_side, WinHow.FLAG
     for side in (0, 1):
         if sides_out[side]:
-            return side, "sweep"  # 双飞
+            return side, WinHow.SWEEP  # 双飞
     return None
 
 
-def end_outcome(losers_points: int, winners_out: bool) -> tuple[str, int] | None:
+def end_outcome(losers_points: int, winners_out: bool) -> tuple[Outcome, int] | None:
     """(outcome, factor) once a side has won, or None while the winners play on (雪 in the
     making): losers with 25 points end it at ×1; otherwise it ends when the winners are all
     out, 大雪 ×4 if the losers have nothing, else 小雪 ×2."""
     if losers_points >= SNOW_LIMIT:
-        return "win", 1
+        return Outcome.WIN, 1
     if winners_out:
-        return ("大雪", 4) if losers_points == 0 else ("小雪", 2)
+        return (Outcome.DAXUE, 4) if losers_points == 0 else (Outcome.XIAOXUE, 2)
     return None
 
 
@@ -151,12 +151,12 @@ def settled_result(
     wang_size: int,
     wang_won: bool,
     winners: tuple[int, ...],
-    outcome: str,
+    outcome: Outcome,
     factor: int,
     revealed: bool,
     finish_order: tuple[int, ...],
     side_points: tuple[int, int],
-    how: str,
+    how: WinHow,
 ) -> Result:
     """The result of a decided game: the settlement row × the snow factor × 2 for a reveal.
 
@@ -183,12 +183,12 @@ def instant_result(holder: int) -> Result:
     winner_base, loser_base = settlement_row(1, True)
     deltas = tuple(winner_base if s == holder else loser_base for s in range(SEATS))
     return Result(
-        "win",
+        Outcome.WIN,
         (),
         deltas,
         (holder,),
         multiplier=1,
         side_points=(0, 0),
         instant=True,
-        how="four_jokers",
+        how=WinHow.FOUR_JOKERS,
     )

@@ -15,6 +15,7 @@ from bot.game.common import (
     Event,
     GameOver,
     IllegalPlay,
+    Outcome,
     Passed,
     Played,
     PlayerOut,
@@ -49,7 +50,7 @@ VARIANT = "shuangkou"
 SEATS = 4
 HAND_SIZE = 27
 
-OUTCOME_DELTAS = {"双扣": 4, "单扣": 2, "平扣": 0}
+OUTCOME_DELTAS = {Outcome.SHUANGKOU: 4, Outcome.DANKOU: 2, Outcome.PINGKOU: 0}
 #: what abandoning a game in progress (逃跑) costs
 ESCAPE_PENALTY = -20
 
@@ -130,7 +131,7 @@ class Game:
     def next_game_leader(self) -> int | None:
         """The previous 上游 leads the next game; after a 双扣 (or an unfinished game) the
         deal draws a random leader (None)."""
-        if self.result is None or self.result.outcome == "双扣" or not self.finish_order:
+        if self.result is None or self.result.outcome == Outcome.SHUANGKOU or not self.finish_order:
             return None
         return self.finish_order[0]
 
@@ -260,7 +261,7 @@ class Game:
             return False
         first = self.finish_order[0]
         mate_place = self.finish_order.index(partner(first)) if partner(first) in out else 3
-        outcome = ("双扣", "单扣", "平扣")[mate_place - 1]
+        outcome = (Outcome.SHUANGKOU, Outcome.DANKOU, Outcome.PINGKOU)[mate_place - 1]
         delta = OUTCOME_DELTAS[outcome]
         winners = (first % 2, first % 2 + 2) if delta else ()
         deltas = tuple(

@@ -22,7 +22,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from telegram import InlineKeyboardMarkup
 
-from bot.game.common import Result
+from bot.game.common import Outcome, Result
 from bot.presentation.callbacks import Callback
 from bot.presentation.render import SeatLabel, variant_name
 from bot.presentation.strings import Lang, text
@@ -106,7 +106,7 @@ def result_summary(lang: Lang, game: HistoryGame) -> str:
 def _paowang_head(lang: Lang, game: HistoryGame) -> str:
     """刨王's side that won, by the result's own rule: the 王 side is one or two seats."""
     winners = tuple(seat.seat for seat in game.winners)
-    return outcome_text(lang, Result("win", (), (), winners), len(game.seats))
+    return outcome_text(lang, Result(Outcome.WIN, (), (), winners), len(game.seats))
 
 
 def _name(name: str, is_computer: bool) -> str:

@@ -6,7 +6,7 @@ when a desertion ended the scoring; 双扣's names 双扣/单扣/平扣.
 
 from __future__ import annotations
 
-from bot.game.common import Result
+from bot.game.common import Outcome, Result, WinHow
 from bot.game.levels import level_for
 from bot.presentation.render import SeatLabel, place_name, variant_name
 from bot.presentation.strings import Lang, text
@@ -16,7 +16,7 @@ from bot.service.tables import Table
 
 def outcome_text(lang: Lang, result: Result, seats: int) -> str:
     """The result's headline: 双扣/单扣/平扣, or which 刨王 side won, N against M."""
-    if result.outcome in ("双扣", "单扣", "平扣"):
+    if result.outcome in (Outcome.SHUANGKOU, Outcome.DANKOU, Outcome.PINGKOU):
         return text(lang, f"outcome.{result.outcome}")
     if not result.winners:  # 刨王 without sides (no 大王 dealt: hand-made positions only)
         return text(lang, "outcome.no_sides")
@@ -32,15 +32,15 @@ def how_lines(lang: Lang, result: Result, labels: list[SeatLabel]) -> list[str]:
     """刨王: how the side won, the snow, 亮王's ×2 and the points each side took."""
     if not result.how:
         return []
-    if result.how == "four_jokers":
+    if result.how == WinHow.FOUR_JOKERS:
         return [text(lang, "how.four_jokers", name=labels[result.winners[0]].html())]
-    if result.how == "flag":
+    if result.how == WinHow.FLAG:
         lines = [text(lang, "how.flag", name=labels[result.finish_order[0]].html())]
     else:
         lines = [text(lang, f"how.{result.how}")]
     if result.side_points is not None:
         win, lose = result.side_points
-        if result.outcome in ("小雪", "大雪"):
+        if result.outcome in (Outcome.XIAOXUE, Outcome.DAXUE):
             lines.append(text(lang, f"result.snow.{result.outcome}", lose=lose))
         if result.revealed:
             lines.append(text(lang, "result.revealed"))

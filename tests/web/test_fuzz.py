@@ -205,13 +205,21 @@ async def test_arbitrary_input_is_a_4xx_and_changes_nothing(
     with caplog.at_level(logging.WARNING):
         for check in (actions_check, state_check, replay_check, hello_check, webhook_check):
             await asyncio.to_thread(check)
+        # and the doors still open for what is valid (the draws hold some valid requests
+        # too, but how many depends on how Hypothesis explores, which is not fixed)
+        valid_body = json.dumps({"game": game, "kind": "pass", "cards": []}).encode()
+        assert await action("waiter", valid_body) == 200
+        assert await get("spectator", f"api/state?game={game}") == 200
+        hello_ok = json.dumps({"auth": site.spectator, "game": game})
+        assert await hello(hello_ok) == 200
+        for update_id in range(3):
+            assert await webhook(json.dumps({"update_id": update_id}).encode()) == 200
         await site.fake.wait_for(lambda: site.web.live.count() == 0, what="the pages closed")
     no_errors(caplog)
     assert snapshot(table) == before
-    # the valid requests among them went through too: it was not all refused at the door
-    assert counts["action"] >= 100 and ok.get("action", 0) >= 5, (counts, ok)
-    assert ok.get("state", 0) >= 1 and ok.get("hello", 0) >= 1 and ok.get("webhook", 0) >= 5
-    assert sum(counts.values()) >= 300, counts
+    # the draws were really made, and some valid ones among them went through
+    assert counts["action"] >= 100 and sum(counts.values()) >= 300, counts
+    assert sum(ok.values()) >= 5, (counts, ok)
 
 
 async def _refusal_or_json(response: aiohttp.ClientResponse) -> None:
