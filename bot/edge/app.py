@@ -19,13 +19,14 @@ from bot.config import Settings
 from bot.edge import logfilter
 from bot.edge.handlers import register_handlers
 from bot.edge.handlers.members import ChatMembers
+from bot.edge.outbox import Messenger
 from bot.edge.ratelimit import WindowRateLimiter
 from bot.edge.startup import StartupError, api_urls, load_settings, open_checked, preflight
 from bot.edge.telegram_log import PollingErrors, install_log_filter
 from bot.edge.updates import FairUpdateProcessor
 from bot.limits.throttle import Throttle
 from bot.presentation.strings import text
-from bot.service import GameService, Messenger, random_seed
+from bot.service import GameService, random_seed
 from bot.web.http import HttpServer
 from bot.web.server import WebTable
 from bot.web.webhook import Webhook

@@ -4,18 +4,19 @@ This module is the service's public face: the Telegram edge (``bot.edge``) and t
 (``bot.web``) import from here and from nothing else in ``bot.service`` (an import-linter
 contract in ``pyproject.toml`` holds them to it)."""
 
-from bot.service.base import Reply, Scheduler, UserInfo
-from bot.service.outbox import Delivery, Messenger
+from bot.service.base import MAX_TEXT, Delivery, Messages, Reply, Scheduler, Sent, UserInfo
 from bot.service.result_message import outcome_text, result_text
 from bot.service.service import GameService, random_seed
 from bot.service.tables import Table
 
 __all__ = [
+    "MAX_TEXT",
     "Delivery",
     "GameService",
-    "Messenger",
+    "Messages",
     "Reply",
     "Scheduler",
+    "Sent",
     "Table",
     "UserInfo",
     "outcome_text",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.safe_names import HUMAN_MARK, safe_name
 from bot.presentation.strings import Lang
 
@@ -90,3 +91,76 @@ class MemberCheck(Protocol):
     def __call__(
         self, chat_id: int, user_id: int, *, recheck: bool = False
     ) -> Awaitable[bool | None]: ...
+
+
+#: the longest text Telegram takes in one message
+MAX_TEXT = 4096
+
+
+class Delivery(Enum):
+    OK = "ok"
+    GONE = "gone"  # the message to edit was deleted
+    BLOCKED = "blocked"  # 403: the user blocked the bot or never started it
+    FAILED = "failed"
+    SKIPPED = "skipped"  # an optional message the chat's pace had no room for
+    UNKNOWN = "unknown"  # a send timed out after it was made: it may or may not have arrived
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    delivery: Delivery
+    message_id: int | None = None
+
+
+class Messages(Protocol):
+    """How the service sends, edits and deletes messages, and asks each chat's pace (the
+    edge's ``Messenger`` in the app: it alone talks to Telegram)."""
+
+    group_budget: int
+    group_reserve: int
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: Keyboard | None = None,
+        *,
+        notify: bool = True,
+        reply_to: int | None = None,
+        optional: bool = False,
+    ) -> Sent: ...
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes,
+        caption: str | None = None,
+        *,
+        filename: str = "picture.png",
+        reply_to: int | None = None,
+        optional: bool = False,
+    ) -> Sent: ...
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None
+    ) -> Delivery: ...
+
+    async def clear_buttons(self, chat_id: int, message_id: int) -> Delivery: ...
+
+    async def delete(self, chat_id: int, message_id: int) -> Delivery: ...
+
+    async def shows_unchanged(
+        self, chat_id: int, message_id: int, markup: Keyboard | None
+    ) -> bool: ...
+
+    def newest_sent(self, chat_id: int) -> int: ...
+
+    def sent_here(self, chat_id: int, message_id: int) -> bool: ...
+
+    def group_room(self, chat_id: int) -> int: ...
+
+    def group_wait(self, chat_id: int, budget: int, window: float = ...) -> float: ...
+
+    def assume_private_full(self, chat_id: int) -> None: ...
+
+    async def restore_group_windows(self) -> None: ...

@@ -23,9 +23,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
-
-from bot.service.outbox import Delivery, Messenger
+from bot.presentation.keyboards import Keyboard
+from bot.service.base import Delivery, Messages
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,7 @@ RECHECK = 1.0
 class _Waiting:
     body: str
     reply_to: int | None
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
 
 
 def merge(waiting: list[_Waiting]) -> list[_Waiting]:
@@ -78,7 +77,7 @@ class CommandAnswers:
 
     def __init__(
         self,
-        messenger: Messenger,
+        messenger: Messages,
         *,
         can_message: Callable[[int], Awaitable[bool]],
         queue_limit: int = QUEUE_LIMIT,
@@ -100,7 +99,7 @@ class CommandAnswers:
         body: str,
         *,
         reply_to: int | None = None,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         private_note: str = "",
     ) -> Delivery:
         """Answer a command typed in the group ``chat_id`` by ``user_id``. ``private_note``

@@ -7,10 +7,9 @@ only an actual reveal is announced.
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup
-
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Action, GameOver
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import (
     event_lines,
     hand_text,
@@ -55,7 +54,7 @@ class RevealGate:
         )
         url = web_table_url(self.hub.settings, table.game_id)
         if url is not None:
-            markup = InlineKeyboardMarkup(
+            markup = Keyboard(
                 [*markup.inline_keyboard, [web_table_button(seat.language, url)]]
             )
         await self.hub.hands.send_live(table, index, body, markup)

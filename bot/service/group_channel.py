@@ -10,9 +10,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
-
-from bot.service.outbox import MAX_TEXT, Delivery, Messenger
+from bot.presentation.keyboards import Keyboard
+from bot.service.base import MAX_TEXT, Delivery, Messages
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +23,7 @@ LOST_TABLE_PROBES = 3
 @dataclass
 class _Post:
     text: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
 
 
 class GroupChannel:
@@ -41,7 +40,7 @@ class GroupChannel:
 
     def __init__(
         self,
-        messenger: Messenger,
+        messenger: Messages,
         chat_id: int,
         *,
         interval: float,
@@ -50,7 +49,7 @@ class GroupChannel:
         on_table_message: Callable[[int], Awaitable[None]] | None = None,
         table_message_id: int | None = None,
         on_change: Callable[[], None] | None = None,
-        table_markup: InlineKeyboardMarkup | None = None,
+        table_markup: Keyboard | None = None,
         unhurried: Callable[[], bool] | None = None,
     ) -> None:
         self.messenger = messenger
@@ -84,7 +83,7 @@ class GroupChannel:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"group-channel:{self.chat_id}")
 
-    def post(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    def post(self, text: str, markup: Keyboard | None = None) -> None:
         if text:
             self._posts.append(_Post(text, markup))
             self._kick()

@@ -12,9 +12,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.presentation.callbacks import Act, Callback
+from bot.presentation.keyboards import Button, Keyboard, keyboard, press_button
 from bot.presentation.render import variant_name
 from bot.presentation.strings import Lang, text
 from bot.service.base import Reply, UserInfo
@@ -152,7 +151,7 @@ class GroupSettings:
         return (await self.options(chat_id)).language or fallback
 
     async def _show(
-        self, chat_id: int, message_id: int, body: str, markup: InlineKeyboardMarkup
+        self, chat_id: int, message_id: int, body: str, markup: Keyboard
     ) -> None:
         await self.hub.messenger.edit(chat_id, message_id, body, markup)
 
@@ -171,7 +170,7 @@ class GroupSettings:
 
     def _main(
         self, lang: Lang, record: GroupSettingsRecord
-    ) -> tuple[str, InlineKeyboardMarkup]:
+    ) -> tuple[str, Keyboard]:
         body = self._summary(lang, record) + "\n\n" + text(lang, "settings.hint")
         buttons = [
             _button(
@@ -184,11 +183,11 @@ class GroupSettings:
         ]
         rows = [[button] for button in buttons]
         rows.append([_button(text(lang, "settings.close"), record, CLOSE)])
-        return body, InlineKeyboardMarkup(rows)
+        return body, keyboard(rows)
 
     def _choices(
         self, lang: Lang, record: GroupSettingsRecord, name: str
-    ) -> tuple[str, InlineKeyboardMarkup]:
+    ) -> tuple[str, Keyboard]:
         option = OPTION_NAMES.index(name)
         current = self._options_of(record).value(name)
         body = text(lang, "settings.choose", option=text(lang, f"settings.option.{name}"))
@@ -200,12 +199,12 @@ class GroupSettings:
             )
         rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
         rows.append([_button(text(lang, "settings.back"), record, BACK)])
-        return body, InlineKeyboardMarkup(rows)
+        return body, keyboard(rows)
 
 
-def _button(label: str, record: GroupSettingsRecord, arg: int) -> InlineKeyboardButton:
+def _button(label: str, record: GroupSettingsRecord, arg: int) -> Button:
     data = Callback(0, record.revision % REVISION_MODULO, Act.SETTINGS, arg).encode()
-    return InlineKeyboardButton(label, callback_data=data)
+    return press_button(label, data)
 
 
 __all__ = ["GroupSettings", "value_text"]

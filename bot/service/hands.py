@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from telegram import InlineKeyboardMarkup
-
 from bot.game.cards import Card
 from bot.game.common import Combo
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import (
     hand_keyboard,
     hand_text,
@@ -19,8 +18,8 @@ from bot.presentation.render import (
     takeback_keyboard,
     web_table_button,
 )
+from bot.service.base import Delivery
 from bot.service.hub import Hub
-from bot.service.outbox import Delivery
 from bot.service.tables import Table
 from bot.service.web_links import web_table_url
 
@@ -30,7 +29,7 @@ class HandMessages:
         self.hub = hub
 
     async def send_live(
-        self, table: Table, index: int, body: str, markup: InlineKeyboardMarkup
+        self, table: Table, index: int, body: str, markup: Keyboard
     ) -> None:
         """Send a seat a new message with buttons (it notifies); the old one is retired."""
         seat = table.seats[index]
@@ -66,7 +65,7 @@ class HandMessages:
             takeover=seat.takeover,
         )
 
-    def markup(self, table: Table, index: int) -> InlineKeyboardMarkup:
+    def markup(self, table: Table, index: int) -> Keyboard:
         seat = table.seats[index]
         game = table.engine
         hand = sorted(game.hands[index])
@@ -115,7 +114,7 @@ class HandMessages:
             url = web_table_url(self.hub.settings, table.game_id)
             markup = None
             if url is not None:  # the way to the web table, from the first hand on
-                markup = InlineKeyboardMarkup([[web_table_button(seat.language, url)]])
+                markup = Keyboard([[web_table_button(seat.language, url)]])
             sent = await self.hub.messenger.send(seat.user_id, body, markup, notify=False)
             if sent.delivery is Delivery.BLOCKED:
                 await self.hub.departures.blocked(table, index)

@@ -20,14 +20,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from telegram import InlineKeyboardMarkup
-
 from bot.game.common import Outcome, Result
 from bot.presentation.callbacks import Callback
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import SeatLabel, variant_name
 from bot.presentation.strings import Lang, text
-from bot.service.base import Reply, UserInfo
-from bot.service.outbox import MAX_TEXT, Delivery
+from bot.service.base import MAX_TEXT, Delivery, Reply, UserInfo
 from bot.service.replay_view import (
     Step,
     open_button,
@@ -134,7 +132,7 @@ def history_line(lang: Lang, game: HistoryGame, *, user_id: int | None = None) -
 
 def history_message(
     lang: Lang, games: list[HistoryGame], *, group: bool, user_id: int | None = None
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keyboard | None]:
     """The /history answer: a title, a line per game, a ▶ button per replayable game."""
     if not games:
         return text(lang, "history.empty_group" if group else "history.empty_private"), None
@@ -150,7 +148,7 @@ def history_message(
     if buttons:
         lines += hint
     rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
-    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+    return "\n".join(lines), Keyboard(rows) if rows else None
 
 
 def replay_url(webapp_url: str | None, game_id: int) -> str | None:
@@ -181,7 +179,7 @@ class History:
 
     async def message(
         self, chat_id: int, user: UserInfo, *, group: bool
-    ) -> tuple[str, InlineKeyboardMarkup | None]:
+    ) -> tuple[str, Keyboard | None]:
         """The /history answer: in a group its last games, in a private chat the player's."""
         hub = self.hub
         lang = await hub.people.remember(user)
@@ -225,7 +223,7 @@ class History:
 
     def render(
         self, replay: Replay, index: int, lang: Lang
-    ) -> tuple[str, InlineKeyboardMarkup]:
+    ) -> tuple[str, Keyboard]:
         record = replay.record
         last = index == len(replay.steps) - 1
         body = step_text(

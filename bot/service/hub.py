@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.config import Settings
-from bot.service.base import MemberCheck, Scheduler
+from bot.service.base import MemberCheck, Messages, Scheduler
 from bot.service.group_options import GroupOptions
-from bot.service.outbox import Messenger
 from bot.service.registry import TableRegistry
 from bot.service.tables import Table
 from bot.storage import Database
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
 @dataclass
 class Hub:
     db: Database
-    messenger: Messenger
+    messenger: Messages
     scheduler: Scheduler
     settings: Settings
     bot_username: str

@@ -9,10 +9,9 @@ from bot.game.variants import VARIANTS, Variant
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.render import lobby_keyboard, lobby_text, variant_name
 from bot.presentation.strings import Lang, text
-from bot.service.base import Reply, UserInfo
+from bot.service.base import Delivery, Reply, UserInfo
 from bot.service.hub import Hub
 from bot.service.join_links import game_of_payload, join_payload, link_key
-from bot.service.outbox import Delivery
 from bot.service.settlement import charge_deserters
 from bot.service.tables import Seat, Table
 from bot.storage import OpenGameExistsError

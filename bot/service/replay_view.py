@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from bot.game.cards import Card, format_cards
 from bot.game.common import (
     Action,
@@ -34,6 +32,7 @@ from bot.game.common import (
 )
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Act, Callback
+from bot.presentation.keyboards import Button, Keyboard, keyboard, page_button, press_button
 from bot.presentation.names import play_name
 from bot.presentation.render import SeatLabel, event_lines, place_name, play_html, variant_name
 from bot.presentation.strings import Lang, text
@@ -239,15 +238,15 @@ def _trick_lines(
 
 def step_keyboard(
     lang: Lang, *, game_id: int, index: int, count: int, web_url: str | None = None
-) -> InlineKeyboardMarkup:
+) -> Keyboard:
     """⏮ ◀ ▶ ⏭: only the moves that go somewhere (an edit to the same step would change
     nothing, which Telegram refuses). The data carries the step shown and the step wanted."""
 
-    def button(label: str, target: int) -> InlineKeyboardButton:
+    def button(label: str, target: int) -> Button:
         data = Callback(game_id, index % VERSION_MODULO, Act.REPLAY, target).encode()
-        return InlineKeyboardButton(text(lang, label), callback_data=data)
+        return press_button(text(lang, label), data)
 
-    row: list[InlineKeyboardButton] = []
+    row: list[Button] = []
     if index > 0:
         if index > 1:
             row.append(button("replay.btn_first", 0))
@@ -258,9 +257,9 @@ def step_keyboard(
             row.append(button("replay.btn_last", count - 1))
     rows = [row] if row else []
     if web_url is not None:
-        web = InlineKeyboardButton(text(lang, "replay.btn_web"), web_app=WebAppInfo(web_url))
+        web = page_button(text(lang, "replay.btn_web"), web_url)
         rows.append([web])
-    return InlineKeyboardMarkup(rows)
+    return keyboard(rows)
 
 
 #: the page's texts for a replay (``replay.*`` keys without the prefix)
@@ -334,11 +333,11 @@ def step_json(
     }
 
 
-def open_button(lang: Lang, game_id: int) -> InlineKeyboardButton:
+def open_button(lang: Lang, game_id: int) -> Button:
     """The button of a history line: opens the game's replay in the presser's private chat
     (no step: a new replay message)."""
     data = Callback(game_id, 0, Act.REPLAY).encode()
-    return InlineKeyboardButton(text(lang, "history.button", game=game_id), callback_data=data)
+    return press_button(text(lang, "history.button", game=game_id), data)
 
 
 __all__ = [

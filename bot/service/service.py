@@ -12,15 +12,22 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from html import escape
 
-from telegram import InlineKeyboardMarkup
-
 from bot.config import Settings
 from bot.game.cards import Card
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Callback
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.strings import Lang, text
 from bot.service.actions import PlayerActions
-from bot.service.base import EarlyAnswer, MemberCheck, Reply, Scheduler, UserInfo
+from bot.service.base import (
+    Delivery,
+    EarlyAnswer,
+    MemberCheck,
+    Messages,
+    Reply,
+    Scheduler,
+    UserInfo,
+)
 from bot.service.command_answers import CommandAnswers
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
@@ -32,7 +39,6 @@ from bot.service.hands import HandMessages
 from bot.service.history import History
 from bot.service.hub import Hub
 from bot.service.lobby import Lobby
-from bot.service.outbox import Delivery, Messenger
 from bot.service.people import People
 from bot.service.queries import rank_text, top_text
 from bot.service.recovery import Recovery
@@ -59,7 +65,7 @@ class GameService:
         self,
         *,
         db: Database,
-        messenger: Messenger,
+        messenger: Messages,
         scheduler: Scheduler,
         settings: Settings,
         bot_username: str,
@@ -105,7 +111,7 @@ class GameService:
         return self.hub.db
 
     @property
-    def messenger(self) -> Messenger:
+    def messenger(self) -> Messages:
         return self.hub.messenger
 
     @property
@@ -260,7 +266,7 @@ class GameService:
         body: str,
         *,
         reply_to: int | None = None,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         chat_title: str = "",
     ) -> Delivery:
         """A command's answer in a group; when the group's budget has no room for it, in the

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup
-
 from bot.game.common import GameOver
+from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import lobby_text, table_link_keyboard, table_text
 from bot.service.group_channel import GroupChannel
 from bot.service.group_options import options_json
@@ -97,7 +96,7 @@ class TableStart:
             self.hub.page_open(table.game_id, s.user_id or 0) for s in players
         )
 
-    def _table_markup(self, table: Table) -> InlineKeyboardMarkup | None:
+    def _table_markup(self, table: Table) -> Keyboard | None:
         link = direct_link(self.hub.settings, self.hub.bot_username, table.game_id)
         return table_link_keyboard(table.lang, link) if link is not None else None
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.service import GameService, UserInfo
-from bot.service.outbox import Delivery, Sent
+from bot.service.base import Delivery, Sent
 from bot.storage import Database
 
 
@@ -30,7 +30,7 @@ class Message:
 
 
 class RecordingMessenger:
-    """Stands in for :class:`bot.service.outbox.Messenger`; keeps what each chat shows."""
+    """Stands in for :class:`bot.edge.outbox.Messenger`; keeps what each chat shows."""
 
     def __init__(self) -> None:
         self.messages: dict[tuple[int, int], Message] = {}

@@ -8,7 +8,8 @@ from typing import Any
 
 from telegram.error import NetworkError, TimedOut
 
-from bot.service.outbox import RESTORED_SLACK, Delivery, Messenger
+from bot.edge.outbox import RESTORED_SLACK, Messenger
+from bot.service.base import Delivery
 
 CHAT = 42
 

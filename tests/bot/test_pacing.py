@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.service.pacing import PrivatePacer
+from bot.edge.pacing import PrivatePacer
 from fakebot import ManualClock
 
 CHAT = 7

@@ -17,20 +17,22 @@ from bot.game.players import make_player
 from bot.game.variants import VARIANTS
 from bot.service.stats import (
     CAPTION_LIMIT,
-    GameFacts,
-    Partner,
     PlayerStats,
     bands_of,
-    best_partner,
     chart_png,
-    facts_of,
-    record_of,
-    records_of,
     stats_text,
-    streaks,
     visible_length,
 )
 from bot.service.stats_chart import cjk_font
+from bot.service.stats_figures import (
+    GameFacts,
+    Partner,
+    best_partner,
+    facts_of,
+    record_of,
+    records_of,
+    streaks,
+)
 from bot.storage.models import ActionRecord
 from bot.storage.stats import GameLog, PlayedGame, SeatResult
 

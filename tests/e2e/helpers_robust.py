@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
+from bot.edge.outbox import Messenger
 from bot.game import paowang_scoring
 from bot.game.cards import Card, format_cards
 from bot.service import GameService
-from bot.service.outbox import Delivery, Messenger, Sent
+from bot.service.base import Delivery, Sent
 from bot.service.tables import Table
 from fakebot import CallbackAnswer, FakeMessage, FakeTelegram
 from tests.e2e.driver import GROUP, bot_settings, live_message, open_lobby, play_out

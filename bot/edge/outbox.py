@@ -1,6 +1,7 @@
 """Sending to Telegram: the messenger that turns API errors into outcomes and keeps every
-chat's pace (a group's one budget, a private chat's window). Each table's paced channel to
-its group is :mod:`bot.service.group_channel`."""
+chat's pace (a group's one budget, a private chat's window). The service knows it only as
+:class:`bot.service.base.Messages`; each table's paced channel to its group is
+:mod:`bot.service.group_channel`."""
 
 from __future__ import annotations
 
@@ -10,29 +11,16 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from enum import Enum
 from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.service.pacing import PrivatePacer
+from bot.edge.pacing import PrivatePacer
+from bot.service import MAX_TEXT, Delivery, Sent
 
 log = logging.getLogger(__name__)
-
-MAX_TEXT = 4096
-
-
-class Delivery(Enum):
-    OK = "ok"
-    GONE = "gone"  # the message to edit was deleted
-    BLOCKED = "blocked"  # 403: the user blocked the bot or never started it
-    FAILED = "failed"
-    SKIPPED = "skipped"  # an optional message the chat's pace had no room for
-    UNKNOWN = "unknown"  # a send timed out after it was made: it may or may not have arrived
-
 
 #: Telegram's group limit counts the messages of the last minute
 GROUP_WINDOW = 60.0
@@ -52,12 +40,6 @@ def _maybe_sent(error: TimedOut) -> bool:
 
 class _Skipped(Exception):
     """An optional message was not sent: its private chat already has one waiting."""
-
-
-@dataclass(frozen=True, slots=True)
-class Sent:
-    delivery: Delivery
-    message_id: int | None = None
 
 
 class GroupLog(Protocol):
