@@ -19,8 +19,8 @@ from bot.service.base import Source
 from bot.service.hub import Hub
 from bot.service.replay import replay
 from bot.service.result_message import result_text
-from bot.service.settlement import Settlement, settle
-from bot.service.tables import Table
+from bot.service.settlement import settle
+from bot.service.tables import Settlement, Table
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,7 @@ from bot.game.common import Outcome, Result, WinHow
 from bot.game.levels import level_for
 from bot.presentation.render import SeatLabel, place_name, variant_name
 from bot.presentation.strings import Lang, text
-from bot.service.settlement import Settlement
-from bot.service.tables import Table
+from bot.service.tables import Settlement, Table
 
 
 def outcome_text(lang: Lang, result: Result, seats: int) -> str:

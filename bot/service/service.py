@@ -42,10 +42,9 @@ from bot.service.lobby import Lobby
 from bot.service.people import People
 from bot.service.queries import rank_text, top_text
 from bot.service.recovery import Recovery
-from bot.service.settlement import Settlement
 from bot.service.starting import TableStart
 from bot.service.stats import PlayerStats, StatsAnswer
-from bot.service.tables import Table
+from bot.service.tables import Settlement, Table
 from bot.service.timers import Timers
 from bot.storage import Database
 

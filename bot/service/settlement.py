@@ -8,19 +8,8 @@ a deserter's penalty, which always applies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from bot.service.tables import Table
+from bot.service.tables import Settlement, Table
 from bot.storage import Database, Rating, RatingChange, ResultRow
-
-
-@dataclass
-class Settlement:
-    rows: list[ResultRow] = field(default_factory=list)
-    short_game: bool = False
-    before_after: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)  # by user
-    #: every score was fixed by a desertion: the game's own result changed none (刨王)
-    by_desertion: bool = False
 
 
 def scored_by_desertion(table: Table) -> bool:

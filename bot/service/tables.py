@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from bot.game.common import Action, Result, SeatView
 from bot.game.protocol import GameState
@@ -14,13 +13,22 @@ from bot.presentation.strings import Lang
 from bot.service.base import seat_language
 from bot.service.group_channel import GroupChannel
 from bot.service.group_options import GroupOptions
-from bot.storage import GameRecord, GameStatus, SeatRecord
+from bot.storage import GameRecord, GameStatus, Rating, ResultRow, SeatRecord
 
 #: the logged actions every seat sees happen (刨王's 亮王 answers are held, a 不亮 forever)
 PUBLIC_KINDS = frozenset({"play", "pass"})
 
-if TYPE_CHECKING:
-    from bot.service.settlement import Settlement
+
+@dataclass
+class Settlement:
+    """How a finished game was scored: the rows written, whether it was too short to count,
+    each player's rating before and after (by user), and whether desertions fixed it all."""
+
+    rows: list[ResultRow] = field(default_factory=list)
+    short_game: bool = False
+    before_after: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)  # by user
+    #: every score was fixed by a desertion: the game's own result changed none (刨王)
+    by_desertion: bool = False
 
 
 @dataclass

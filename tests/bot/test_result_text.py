@@ -10,8 +10,7 @@ import pytest
 from bot.game.common import Result
 from bot.game.variants import PAOWANG, SHUANGKOU, Variant
 from bot.service.result_message import result_text
-from bot.service.settlement import Settlement
-from bot.service.tables import Seat, Table
+from bot.service.tables import Seat, Settlement, Table
 from bot.storage import ResultRow
 
 
