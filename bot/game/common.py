@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, NamedTuple
 
-from bot.game.cards import Card, format_cards
+from bot.game.cards import Card, format_cards, parse_cards
 
 
 class Combo:
@@ -86,16 +87,28 @@ ACTION_KINDS: tuple[ActionKind, ...] = ("play", "pass", "reveal", "decline")
 
 
 class Action(NamedTuple):
-    """One action of a seat, as the game's log keeps it: ``play`` with the exact cards (card
-    text such as ``"♠3 ♥3"``), ``pass``, or 刨王's 亮王 answer ``reveal`` / ``decline``."""
+    """One action of a seat, as the game's log keeps it: ``play`` with the exact cards,
+    ``pass``, or 刨王's 亮王 answer ``reveal`` / ``decline``. Cards are :class:`Card` values
+    from the edge to the engine and back; the log's text (``"♠3 ♥3"``) is made and read only
+    where the log is stored (:attr:`log_text`, :meth:`from_log`)."""
 
     kind: ActionKind
     seat: int
-    cards: str | None = None
+    cards: tuple[Card, ...] = ()
 
     @classmethod
-    def play(cls, seat: int, cards: str) -> Action:
-        return cls("play", seat, cards)
+    def play(cls, seat: int, cards: Iterable[Card]) -> Action:
+        return cls("play", seat, tuple(cards))
+
+    @classmethod
+    def from_log(cls, kind: str, seat: int, cards: str | None) -> Action:
+        """An action as the log stores it: its kind, its seat and its cards as text."""
+        return cls(action_kind(kind), seat, tuple(parse_cards(cards)) if cards else ())
+
+    @property
+    def log_text(self) -> str | None:
+        """The cards as the log stores them (None for an action without cards)."""
+        return format_cards(self.cards) if self.cards else None
 
     @classmethod
     def pass_(cls, seat: int) -> Action:

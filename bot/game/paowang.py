@@ -20,7 +20,6 @@ from collections.abc import Iterable, Sequence
 from bot.game.cards import (
     BIG_JOKER,
     Card,
-    parse_cards,
     split_hand,
 )
 from bot.game.common import (
@@ -168,7 +167,7 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Apply a logged action: ``play`` (its exact cards), ``pass``, ``reveal``/``decline``."""
         if action.kind == "play":
-            return self.play(action.seat, parse_cards(action.cards or ""))
+            return self.play(action.seat, action.cards)
         if action.kind == "pass":
             return self.pass_turn(action.seat)
         return self.reveal(action.seat, action.kind == "reveal")

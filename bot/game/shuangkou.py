@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from bot.game.cards import Card, double_deck, parse_cards
+from bot.game.cards import Card, double_deck
 from bot.game.common import (
     Action,
     Combo,
@@ -24,15 +24,8 @@ from bot.game.common import (
     SeatView,
     TrickTaken,
 )
-from bot.game.shuangkou_combos import (
-    BOMB_KINDS,
-    KINDS,
-    beats,
-    classify,
-    classify_all,
-    legal_plays,
-    take_play,
-)
+from bot.game.shuangkou_combos import BOMB_KINDS, KINDS, beats, classify, classify_all
+from bot.game.shuangkou_plays import legal_plays, take_play
 
 __all__ = [
     "BOMB_KINDS",
@@ -220,7 +213,7 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Apply a logged action: ``play`` (its exact cards) or ``pass``."""
         if action.kind == "play":
-            return self.play(action.seat, parse_cards(action.cards or ""))
+            return self.play(action.seat, action.cards)
         if action.kind == "pass":
             return self.pass_turn(action.seat)
         raise IllegalPlay(Reason.NOT_REVEALING, "双扣 has no 亮王")

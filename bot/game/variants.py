@@ -13,7 +13,7 @@ from typing import Literal
 
 from bot.game import paowang, paowang_combos, shuangkou
 from bot.game.cards import Card
-from bot.game.common import Action, Combo, Event, SeatView, action_kind
+from bot.game.common import Action, Combo, Event, SeatView
 from bot.game.protocol import GameState
 
 VariantName = Literal["shuangkou", "paowang"]
@@ -143,8 +143,7 @@ def variant_for(argument: str | None) -> Variant | None:
 def apply_action(game: GameState, action: Action | tuple[str, int, str | None]) -> list[Event]:
     """Apply one logged action to an engine game (raises IllegalPlay if it does not fit)."""
     if not isinstance(action, Action):
-        kind, seat, cards = action
-        action = Action(action_kind(kind), seat, cards)
+        action = Action.from_log(*action)
     return game.apply(action)
 
 

@@ -255,7 +255,7 @@ class PlayerActions:
 
 
 def _play(index: int, cards: Sequence[Card]) -> Action:
-    return Action.play(index, format_cards(cards))
+    return Action.play(index, cards)
 
 
 def _indexes_of(hand: Sequence[Card], cards: Sequence[Card]) -> set[int]:

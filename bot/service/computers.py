@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.game.cards import format_cards
 from bot.game.common import Action
 from bot.game.players import Player, make_player
 from bot.game.variants import cheapest_first
@@ -48,7 +47,7 @@ class ComputerSeats:
             combo = min(table.variant.legal_plays(view), key=cheapest_first)
         if combo is None:
             return Action.pass_(index)
-        return Action.play(index, format_cards(combo.cards))
+        return Action.play(index, combo.cards)
 
     def forget(self, table: Table) -> None:
         """The table is gone: so are its players (no leak)."""

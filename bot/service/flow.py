@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.game.cards import format_cards
 from bot.game.common import Action, Event, Played
 from bot.game.variants import cannot_beat
 from bot.presentation.render import again_keyboard, event_lines
@@ -37,7 +36,7 @@ class PlayFlow:
         events = table.engine.apply(action)
         if action.kind == "play":  # the exact cards taken (a typed "3" takes a suited 3)
             played = next(e for e in events if isinstance(e, Played))
-            action = Action.play(action.seat, format_cards(played.combo.cards))
+            action = Action.play(action.seat, played.combo.cards)
         table.log.append(action)
         seat = table.seats[action.seat]
         seat.version += 1
@@ -63,7 +62,7 @@ class PlayFlow:
             seq=table.seq - 1,
             seat=action.seat,
             kind=action.kind,
-            cards=action.cards,
+            cards=action.log_text,
             at=self.hub.clock(),
         )
 

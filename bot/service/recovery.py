@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.game.common import Action, GameOver, action_kind
+from bot.game.common import Action, GameOver
 from bot.game.protocol import GameState
 from bot.game.variants import VARIANTS
 from bot.presentation.strings import Lang
@@ -34,7 +34,7 @@ class Recovery:
 
     async def log_of(self, game_id: int) -> list[Action]:
         records = await self.hub.db.actions.list(game_id)
-        return [Action(action_kind(a.kind), a.seat, a.cards) for a in records]
+        return [Action.from_log(a.kind, a.seat, a.cards) for a in records]
 
     async def rebuild(self, record: GameRecord) -> GameState | None:
         """The game of a stored record, replayed from its deal and log (None: not dealt)."""

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.game.common import Action, action_kind
+from bot.game.common import Action
 from bot.game.levels import level_for
 from bot.game.variants import VARIANTS
 from bot.service.replay import replay
@@ -42,7 +42,7 @@ def facts_of(game_log: GameLog) -> GameFacts:
         return GameFacts(revealed=revealed)
     try:
         seed = int(game_log.seed) if game_log.seed is not None else None
-        actions = [Action(action_kind(a.kind), a.seat, a.cards) for a in game_log.actions]
+        actions = [Action.from_log(a.kind, a.seat, a.cards) for a in game_log.actions]
         game = replay(variant, seed, game_log.leader, game_log.hands, actions)
     except Exception:  # a record this engine cannot replay: its figures go without
         log.warning("game %d could not be replayed for /stats", game_log.game_id, exc_info=True)

@@ -11,7 +11,6 @@ import pytest
 from PIL import Image
 
 from bot.cli.simulate import next_actor
-from bot.game.cards import format_cards
 from bot.game.common import Action
 from bot.game.players import make_player
 from bot.game.variants import VARIANTS
@@ -339,12 +338,12 @@ def play_logged(variant: str, seed: int) -> tuple[GameLog, object]:
             action = (
                 Action.pass_(seat)
                 if combo is None
-                else Action.play(seat, format_cards(combo.cards))
+                else Action.play(seat, combo.cards)
             )
         game.apply(action)
         actions.append(action)
     records = tuple(
-        ActionRecord(seq, a.seat, a.kind, a.cards, 0.0) for seq, a in enumerate(actions, 1)
+        ActionRecord(seq, a.seat, a.kind, a.log_text, 0.0) for seq, a in enumerate(actions, 1)
     )
     return GameLog(seed, variant, seed, None, None, records), game.result
 

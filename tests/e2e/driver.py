@@ -243,7 +243,7 @@ def cards_shown(texts: list[str]) -> Counter[str]:
 
 def cards_played(table: Table) -> Counter[str]:
     played: Counter[str] = Counter()
-    for kind, _, cards in table.log:
-        if kind == "play" and cards:
-            played.update(CARD_TOKEN.findall(cards))
+    for action in table.log:
+        if action.kind == "play" and action.log_text:
+            played.update(CARD_TOKEN.findall(action.log_text))
     return played

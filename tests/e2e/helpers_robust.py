@@ -347,16 +347,10 @@ class Recorder:
                 held.update(hand)
                 if seat.user_id is not None:
                     hands[seat.user_id] = Counter(hand)
-            for action_kind, _, cards in table.log:
-                if action_kind == "play" and cards:
-                    played.update(_cards_of(cards))
+            for action in table.log:
+                if action.kind == "play":
+                    played.update(action.cards)
         self.messages.append(Sent_(chat_id, text, kind, markup, hands, held, played))
-
-
-def _cards_of(text: str) -> list[Card]:
-    from bot.game.cards import parse_cards
-
-    return list(parse_cards(text))
 
 
 def shown_cards(text: str) -> Counter[str]:

@@ -12,9 +12,10 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, decide, legal_options, make_player
 from bot.game.players.decompose import counts_of
-from bot.game.players.paowang_ai import PaowangAI, Tuning, plan_for
+from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
+from bot.game.players.paowang_plan import plan_for
 
 
 def ranks(combo: Combo | None) -> list[int]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.edge.app import build_application, running_application
-from bot.game.cards import Card, parse_cards
+from bot.game.cards import Card
 from bot.service import GameService
 from bot.service.tables import Table
 from bot.web.http import HttpServer
@@ -62,4 +62,4 @@ def dealt_to(table: Table, seat: int) -> set[int]:
 
 
 def _plays(table: Table) -> list[tuple[str, int, list[Card]]]:
-    return [(kind, seat, parse_cards(cards) if cards else []) for kind, seat, cards in table.log]
+    return [(kind, seat, list(cards)) for kind, seat, cards in table.log]
