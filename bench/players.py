@@ -30,7 +30,7 @@ from bench.search_match import (
 )
 from bench.tune import PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
-from bot.game.players import AiPlayer, decide, paowang_ai, shuangkou_ai
+from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_ai
 
 RESULTS = Path(__file__).parent / "results" / "players.md"
 
@@ -74,7 +74,7 @@ def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
             seat = next_actor(game)
             assert seat is not None
             shuangkou_ai._DECOMPOSER._cache.clear()
-            paowang_ai._DECOMPOSER._cache.clear()
+            paowang_plan._DECOMPOSER._cache.clear()
             view = game.view(seat)
             start = time.perf_counter()
             if view.reveal_pending:

@@ -106,11 +106,11 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
             for t in service.tables.values()
         ]
         cached_players = len(getattr(service, "_players", {}))
-        from bot.game.players import decompose, paowang_ai, shuangkou_ai
+        from bot.game.players import decompose, paowang_plan, shuangkou_ai
 
         plans = {
             name: len(module._DECOMPOSER._cache)
-            for name, module in (("shuangkou", shuangkou_ai), ("paowang", paowang_ai))
+            for name, module in (("shuangkou", shuangkou_ai), ("paowang", paowang_plan))
         }
     return {
         "updates": [asdict(s) for s in updates.samples],
