@@ -143,7 +143,7 @@ async def run_presses(
                     else:
                         report.unanswered += 1
                 report.shed = getattr(application.update_processor, "shed", 0)
-                report.actions = sum(len(t.log) for t in service.hub.registry.tables.values())
+                report.actions = sum(len(t.log) for t in service.deps.registry.tables.values())
         report.violations = len(fake.limit_violations)
     return report
 

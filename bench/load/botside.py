@@ -62,7 +62,7 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
 
     async with running_application(application):
         service = application.bot_data["service"]
-        service.hub.scheduler = _TimedScheduler(service.scheduler, jobs)
+        service.deps.scheduler = _TimedScheduler(service.scheduler, jobs)
         statements = await count_statements(application)
         gc.collect()
         baseline = _memory()

@@ -35,22 +35,6 @@ def answer_early(early: EarlyAnswer | None, reply: Reply) -> Reply:
     return reply
 
 
-class Source(Enum):
-    """Who made an action: every one goes through the same ``PlayerActions.act``."""
-
-    BUTTON = "button"  # a button of the private hand message
-    TEXT = "text"  # a play typed in the private chat
-    TIMER = "timer"  # the turn ran out
-    COMPUTER = "computer"  # a computer seat, or 托管
-    AUTO_PASS = "auto_pass"  # 要不起: the bot passes for a player who cannot beat the table
-    WEB = "web"  # the web table (the Mini App)
-
-    @property
-    def human(self) -> bool:
-        """The seat's player chose it (they are answered, their hand message says so)."""
-        return self in (Source.BUTTON, Source.TEXT, Source.WEB)
-
-
 @dataclass(frozen=True, slots=True)
 class UserInfo:
     """A person as they enter the service; ``name`` is made safe to show (see

@@ -8,15 +8,14 @@ import logging
 from bot.game.common import Action
 from bot.game.players import Player, make_player
 from bot.game.variants import cheapest_first
-from bot.service.hub import Hub
+from bot.service.events import Closed
 from bot.service.tables import Table
 
 log = logging.getLogger(__name__)
 
 
 class ComputerSeats:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self) -> None:
         self._players: dict[tuple[int, int], Player] = {}
 
     def player(self, table: Table, index: int) -> Player:
@@ -32,8 +31,8 @@ class ComputerSeats:
 
         The choice is made in a worker thread: near the end of a 双扣 game the AI plays a few
         deals out (tens of milliseconds at worst), and the other tables, the web table and
-        the updates must not wait for it. The caller holds the table's lock, so nothing
-        changes the game meanwhile; the player reads only the view, built here.
+        the updates must not wait for it. The player reads only the view, built here at
+        once; should the table move on meanwhile, the command it becomes is stale.
         """
         game = table.engine
         view = game.view(index)
@@ -48,6 +47,9 @@ class ComputerSeats:
         if combo is None:
             return Action.pass_(index)
         return Action.play(index, combo.cards)
+
+    async def on_closed(self, table: Table, _event: Closed) -> None:
+        self.forget(table)
 
     def forget(self, table: Table) -> None:
         """The table is gone: so are its players (no leak)."""

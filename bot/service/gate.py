@@ -8,7 +8,7 @@ only an actual reveal is announced.
 from __future__ import annotations
 
 from bot.game.cards import BIG_JOKER
-from bot.game.common import Action, GameOver
+from bot.game.common import Action
 from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import (
     event_lines,
@@ -19,14 +19,35 @@ from bot.presentation.render import (
 )
 from bot.presentation.strings import text
 from bot.service.base import Reply
-from bot.service.hub import Hub
+from bot.service.computers import ComputerSeats
+from bot.service.deps import Deps
+from bot.service.events import Dealt, Deserted, GateClosed, GateOpened
+from bot.service.hands import HandMessages
+from bot.service.ledger import Ledger
 from bot.service.tables import Table
 from bot.service.web_links import web_table_url
 
 
 class RevealGate:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(
+        self, deps: Deps, ledger: Ledger, hands: HandMessages, computers: ComputerSeats
+    ) -> None:
+        self.deps = deps
+        self.ledger = ledger
+        self.hands = hands
+        self.computers = computers
+
+    async def on_dealt(self, table: Table, _event: Dealt) -> None:
+        if table.variant.has_reveal and not table.engine.over:
+            await self.open(table)
+
+    async def on_deserted(self, table: Table, event: Deserted) -> None:
+        """A human gone before answering: the gate no longer waits for them."""
+        if not event.during_gate or event.seat not in table.ready_pending:
+            return
+        table.ready_pending.discard(event.seat)
+        if not table.ready_pending:
+            await self.close(table)
 
     async def open(self, table: Table) -> None:
         """Ask every human; close at once if nobody is to answer, else arm the gate's timer."""
@@ -36,7 +57,7 @@ class RevealGate:
         if not table.ready_pending:
             await self.close(table)
         else:
-            self.hub.timers.arm(table, self.hub.options(table).reveal_seconds, self.timeout)
+            await self.deps.events.emit(table, GateOpened(self.deps.options(table).reveal_seconds))
 
     async def prompt(self, table: Table, index: int) -> None:
         seat = table.seats[index]
@@ -52,12 +73,12 @@ class RevealGate:
             if holder
             else ready_keyboard(seat.language, game_id=table.game_id, version=seat.version)
         )
-        url = web_table_url(self.hub.settings, table.game_id)
+        url = web_table_url(self.deps.settings, table.game_id)
         if url is not None:
             markup = Keyboard(
                 [*markup.inline_keyboard, [web_table_button(seat.language, url)]]
             )
-        await self.hub.hands.send_live(table, index, body, markup)
+        await self.hands.send_live(table, index, body, markup)
 
     async def answer(self, table: Table, index: int, reveal: bool | None) -> Reply:
         """A human's answer: reveal yes/no (holders) or OK (``None``, everyone else)."""
@@ -70,43 +91,33 @@ class RevealGate:
             return Reply(text(lang, "err.outdated"))
         note = ""
         if reveal is not None:
-            events = await self.hub.flow.apply(table, Action.answer(index, reveal))
+            events = await self.ledger.apply(table, Action.answer(index, reveal))
             table.held_lines += event_lines(table.lang, events, table.labels())
             note = text(lang, "ok.revealed" if reveal else "ok.not_revealed")
         else:
             seat.version += 1
         table.ready_pending.discard(index)
-        await self.hub.hands.retire(table, index, note)
+        await self.hands.retire(table, index, note)
         if not table.ready_pending:
             await self.close(table)
         return Reply(note, accepted=True)
 
-    async def leave(self, table: Table, index: int) -> bool:
-        """A human gone before answering: the gate no longer waits for them. True when that
-        closed the gate (play has moved on)."""
-        if index not in table.ready_pending:
-            return False
-        table.ready_pending.discard(index)
-        if table.ready_pending:
-            return False
-        await self.close(table)
-        return True
-
     async def timeout(self, table: Table) -> None:
+        """The gate's time ran out: whoever has not answered declines (or has seen)."""
         for index in sorted(table.ready_pending):
             if index in table.engine.reveal_pending:
-                await self.hub.flow.apply(table, Action.answer(index, False))
+                await self.ledger.apply(table, Action.answer(index, False))
             else:
                 table.seats[index].version += 1
-            await self.hub.hands.retire(table, index, "")
+            await self.hands.retire(table, index, "")
         table.ready_pending.clear()
         await self.close(table)
 
     async def close(self, table: Table) -> None:
         game = table.engine
         for index in list(game.reveal_pending):  # computer holders decide now
-            choice = self.hub.computers.player(table, index).choose_reveal(game.view(index))
-            events = await self.hub.flow.apply(table, Action.answer(index, choice))
+            choice = self.computers.player(table, index).choose_reveal(game.view(index))
+            events = await self.ledger.apply(table, Action.answer(index, choice))
             table.held_lines += event_lines(table.lang, events, table.labels())
         channel = table.group
         for line in table.held_lines:
@@ -114,9 +125,5 @@ class RevealGate:
         table.held_lines.clear()
         for index, seat in enumerate(table.seats):
             if seat.is_human and index != game.turn and not game.over:
-                await self.hub.hands.send(table, index, deciding=False)
-        if game.over:
-            assert game.result is not None
-            await self.hub.flow.finish(table, [GameOver(game.result)])
-            return
-        await self.hub.flow.advance(table)
+                await self.hands.send(table, index, deciding=False)
+        await self.deps.events.emit(table, GateClosed())

@@ -21,7 +21,8 @@ from bot.service.group_options import CHOICES, OPTION_NAMES, GroupOptions, same_
 from bot.storage.group_settings import GroupSettingsRecord
 
 if TYPE_CHECKING:
-    from bot.service.hub import Hub
+    from bot.service.deps import Deps
+    from bot.service.people import People
 
 #: the menu's own presses (an option's choices are ``option * 10 + choice``)
 BACK = 900
@@ -43,8 +44,9 @@ def value_text(lang: Lang, name: str, value: Any) -> str:
 
 
 class GroupSettings:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, deps: Deps, people: People) -> None:
+        self.deps = deps
+        self.people = people
         self._records: dict[int, GroupSettingsRecord] = {}
 
     # ---- what games read -----------------------------------------------------------------
@@ -52,7 +54,7 @@ class GroupSettings:
     async def record(self, chat_id: int) -> GroupSettingsRecord:
         record = self._records.get(chat_id)
         if record is None:
-            read = await self.hub.db.group_settings.get(chat_id)
+            read = await self.deps.db.group_settings.get(chat_id)
             record = self._records.get(chat_id)  # a change may have landed while reading
             if record is None or record.revision < read.revision:
                 record = self._records[chat_id] = read
@@ -61,28 +63,28 @@ class GroupSettings:
     async def options(self, chat_id: int) -> GroupOptions:
         """The settings the group's next game is played with."""
         record = await self.record(chat_id)
-        return GroupOptions.defaults(self.hub.settings).with_changes(record.changes)
+        return GroupOptions.defaults(self.deps.settings).with_changes(record.changes)
 
     # ---- the menu ------------------------------------------------------------------------
 
     async def open_menu(self, chat_id: int, user: UserInfo, *, admin: bool) -> Reply:
         """/settings in a group: the menu for an admin, a refusal for anyone else."""
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         if not admin:
             return Reply(text(lang, "settings.admins_only"))
         record = await self.record(chat_id)
         menu_lang = await self._menu_language(chat_id, lang)
         body, markup = self._main(menu_lang, record)
-        await self.hub.messenger.send(chat_id, body, markup)
+        await self.deps.messenger.send(chat_id, body, markup)
         return Reply()
 
     async def on_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         if chat_id is None or message_id is None or chat_id > 0:  # menus live in groups
             return Reply(text(lang, "err.outdated"))
-        if not await self.hub.is_admin(chat_id, user.user_id):
+        if not await self.deps.is_admin(chat_id, user.user_id):
             return Reply(text(lang, "settings.admins_only"), alert=True)
         arg = callback.arg if callback.arg is not None else -1
         record = await self.record(chat_id)
@@ -92,7 +94,7 @@ class GroupSettings:
             await self._show(chat_id, message_id, *self._main(menu_lang, record))
             return Reply(text(lang, "settings.outdated"))
         if arg == CLOSE:
-            await self.hub.messenger.edit(chat_id, message_id, self._summary(menu_lang, record))
+            await self.deps.messenger.edit(chat_id, message_id, self._summary(menu_lang, record))
             return Reply()
         if arg == BACK:
             await self._show(chat_id, message_id, *self._main(menu_lang, record))
@@ -118,14 +120,14 @@ class GroupSettings:
         name: str,
         value: Any,
     ) -> Reply:
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         current = (await self.options(chat_id)).value(name)
         if same_value(current, value):
             menu_lang = await self._menu_language(chat_id, lang)
             await self._show(chat_id, message_id, *self._main(menu_lang, record))
             return Reply(text(lang, "settings.unchanged"))
-        changed = await self.hub.db.group_settings.change(
-            chat_id, name, value, revision=record.revision, by=user.user_id, at=self.hub.clock()
+        changed = await self.deps.db.group_settings.change(
+            chat_id, name, value, revision=record.revision, by=user.user_id, at=self.deps.clock()
         )
         if changed is None:  # another admin's change came first
             self._records.pop(chat_id, None)
@@ -143,7 +145,7 @@ class GroupSettings:
             option=text(menu_lang, f"settings.option.{name}"),
             value=value_text(menu_lang, name, value),
         )
-        await self.hub.messenger.send(chat_id, line, notify=False)
+        await self.deps.messenger.send(chat_id, line, notify=False)
         return Reply(text(lang, "settings.saved"))
 
     async def _menu_language(self, chat_id: int, fallback: Lang) -> Lang:
@@ -153,12 +155,12 @@ class GroupSettings:
     async def _show(
         self, chat_id: int, message_id: int, body: str, markup: Keyboard
     ) -> None:
-        await self.hub.messenger.edit(chat_id, message_id, body, markup)
+        await self.deps.messenger.edit(chat_id, message_id, body, markup)
 
     # ---- what the menu shows -------------------------------------------------------------
 
     def _options_of(self, record: GroupSettingsRecord) -> GroupOptions:
-        return GroupOptions.defaults(self.hub.settings).with_changes(record.changes)
+        return GroupOptions.defaults(self.deps.settings).with_changes(record.changes)
 
     def _summary(self, lang: Lang, record: GroupSettingsRecord) -> str:
         options = self._options_of(record)

@@ -15,18 +15,64 @@ from bot.presentation.render import (
     hand_keyboard,
     hand_text,
     play_button_label,
+    play_html,
     takeback_keyboard,
     web_table_button,
 )
+from bot.presentation.strings import text
 from bot.service.base import Delivery
-from bot.service.hub import Hub
+from bot.service.commands import Source
+from bot.service.deps import Deps
+from bot.service.events import Acted, Blocked, Dealt, Finished, TookBack, TurnBegan, TurnMode
 from bot.service.tables import Table
 from bot.service.web_links import web_table_url
 
 
 class HandMessages:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    # ---- what it follows ------------------------------------------------------------------
+
+    async def on_acted(self, table: Table, event: Acted) -> None:
+        """The actor's live message becomes a record of what they did (a timer's pass, too:
+        the player hears their turn is gone)."""
+        if not (event.source.human or event.source is Source.TIMER):
+            return
+        seat = table.seats[event.seat]
+        lang = seat.language
+        combo = event.played
+        if combo is None:
+            note = text(lang, "hand.you_passed")
+        elif event.source is Source.TIMER:
+            note = ""
+        else:
+            shown = play_html(lang, table.variant.name, combo, event.beaten)
+            note = text(lang, "hand.you_played", play=shown)
+        # the retired message's id is stored with the next prompt's (one write per action);
+        # should the bot stop before that, a restart edits the retired message once more
+        await self.retire(table, event.seat, note)
+
+    async def on_dealt(self, table: Table, _event: Dealt) -> None:
+        """Every human not to lead gets their hand (in 刨王 the 亮王 gate asks them first)."""
+        game = table.engine
+        if table.variant.has_reveal and not game.over:
+            return
+        for index, seat in enumerate(table.seats):
+            if seat.is_human and index != game.turn:
+                await self.send(table, index, deciding=False)
+
+    async def on_turn(self, table: Table, event: TurnBegan) -> None:
+        if event.mode is TurnMode.ASKED:
+            await self.send(table, event.seat, deciding=True)
+
+    async def on_took_back(self, table: Table, event: TookBack) -> None:
+        await self.retire(table, event.seat, "")
+
+    async def on_finished(self, table: Table, _event: Finished) -> None:
+        await self.retire_all(table)
+
+    # ---- what it does ---------------------------------------------------------------------
 
     async def send_live(
         self, table: Table, index: int, body: str, markup: Keyboard
@@ -37,9 +83,9 @@ class HandMessages:
             return
         if seat.live_message_id is not None:
             await self.retire(table, index, "")
-        sent = await self.hub.messenger.send(seat.user_id, body, markup)
+        sent = await self.deps.messenger.send(seat.user_id, body, markup)
         if sent.delivery is Delivery.BLOCKED:
-            await self.hub.departures.blocked(table, index)
+            await self.deps.events.emit(table, Blocked(index))
             return
         seat.live_message_id = sent.message_id
         await self.save(table)
@@ -48,7 +94,7 @@ class HandMessages:
         """Store which messages have live buttons, with the turn's deadline (one statement):
         a restart takes those buttons off and gives the seat to act its remaining time."""
         ids = {i: s.live_message_id for i, s in enumerate(table.seats) if s.live_message_id}
-        await self.hub.db.games.save(table.game_id, hand_message_ids=ids, deadline=table.deadline)
+        await self.deps.db.games.save(table.game_id, hand_message_ids=ids, deadline=table.deadline)
 
     def body(self, table: Table, index: int, *, deciding: bool, note: str = "") -> str:
         seat = table.seats[index]
@@ -82,7 +128,7 @@ class HandMessages:
             selected=seat.selected,
             play_label=label,
             can_pass=game.can_pass(index),
-            web_url=web_table_url(self.hub.settings, table.game_id),
+            web_url=web_table_url(self.deps.settings, table.game_id),
         )
 
     def classify(self, table: Table, index: int, cards: Sequence[Card]) -> Combo | None:
@@ -98,7 +144,7 @@ class HandMessages:
         seat = table.seats[index]
         if seat.user_id is None or seat.gone:
             return
-        if not asked and not seat.takeover and self.hub.page_open(table.game_id, seat.user_id):
+        if not asked and not seat.takeover and self.deps.page_open(table.game_id, seat.user_id):
             # the page shows the hand and the turn: a message would be one more call for
             # nothing (the deal's message, with the page's button, goes before any page)
             if deciding:
@@ -111,35 +157,13 @@ class HandMessages:
             markup = takeback_keyboard(seat.language, game_id=table.game_id)
             await self.send_live(table, index, body, markup)
         else:
-            url = web_table_url(self.hub.settings, table.game_id)
+            url = web_table_url(self.deps.settings, table.game_id)
             markup = None
             if url is not None:  # the way to the web table, from the first hand on
                 markup = Keyboard([[web_table_button(seat.language, url)]])
-            sent = await self.hub.messenger.send(seat.user_id, body, markup, notify=False)
+            sent = await self.deps.messenger.send(seat.user_id, body, markup, notify=False)
             if sent.delivery is Delivery.BLOCKED:
-                await self.hub.departures.blocked(table, index)
-
-    async def page_opened(self, table: Table, index: int) -> None:
-        """The seat's page opened: it takes over from the prompt's buttons, which are taken
-        off now rather than in the seat's first action (a Telegram call the page would wait
-        for)."""
-        seat = table.seats[index]
-        if table.status != "playing" or table.game is None or seat.takeover:
-            return
-        if seat.live_message_id is not None:
-            await self.retire(table, index, "")
-            await self.save(table)
-
-    async def page_closed(self, table: Table, index: int) -> None:
-        """The seat's page closed: if they are to decide and have no prompt, send it."""
-        seat = table.seats[index]
-        if table.status != "playing" or table.game is None or seat.live_message_id is not None:
-            return
-        if table.gate_open:
-            if index in table.ready_pending:
-                await self.hub.gate.prompt(table, index)
-        elif self.hub.flow.decides(table, index):
-            await self.send(table, index, deciding=True)
+                await self.deps.events.emit(table, Blocked(index))
 
     async def refresh(self, table: Table, index: int) -> None:
         """Re-render the deciding seat's live message (after a selection change)."""
@@ -147,7 +171,7 @@ class HandMessages:
         if seat.user_id is None or seat.live_message_id is None:
             return
         body = self.body(table, index, deciding=True)
-        delivery = await self.hub.messenger.edit(
+        delivery = await self.deps.messenger.edit(
             seat.user_id, seat.live_message_id, body, self.markup(table, index)
         )
         if delivery is Delivery.GONE:
@@ -163,10 +187,10 @@ class HandMessages:
         body = self.body(table, index, deciding=False, note=note)
         if seat.takeover and not table.engine.over:
             markup = takeback_keyboard(seat.language, game_id=table.game_id)
-            await self.hub.messenger.edit(seat.user_id, message_id, body, markup)
+            await self.deps.messenger.edit(seat.user_id, message_id, body, markup)
             seat.live_message_id = message_id
             return
-        await self.hub.messenger.edit(seat.user_id, message_id, body)
+        await self.deps.messenger.edit(seat.user_id, message_id, body)
 
     async def retire_all(self, table: Table) -> None:
         if table.game is None:

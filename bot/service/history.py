@@ -40,7 +40,10 @@ from bot.storage import GameRecord
 from bot.storage.history import HistoryGame
 
 if TYPE_CHECKING:
-    from bot.service.hub import Hub
+    from bot.service.deps import Deps
+    from bot.service.group_settings import GroupSettings
+    from bot.service.people import People
+    from bot.service.stored import StoredGames
 
 #: how many games /history lists: in a group, and a player's own in a private chat
 GROUP_GAMES = 10
@@ -164,8 +167,13 @@ def replay_url(webapp_url: str | None, game_id: int) -> str | None:
 
 
 class History:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(
+        self, deps: Deps, people: People, group_settings: GroupSettings, stored: StoredGames
+    ) -> None:
+        self.deps = deps
+        self.people = people
+        self.group_settings = group_settings
+        self.stored = stored
         self._cache: OrderedDict[int, Replay] = OrderedDict()
         self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
 
@@ -174,20 +182,20 @@ class History:
     ) -> Reply:
         """/history: in a group its last games, in a private chat the player's own."""
         body, markup = await self.message(chat_id, user, group=group)
-        await self.hub.messenger.send(chat_id, body, markup, reply_to=reply_to, optional=group)
+        await self.deps.messenger.send(chat_id, body, markup, reply_to=reply_to, optional=group)
         return Reply()
 
     async def message(
         self, chat_id: int, user: UserInfo, *, group: bool
     ) -> tuple[str, Keyboard | None]:
         """The /history answer: in a group its last games, in a private chat the player's."""
-        hub = self.hub
-        lang = await hub.people.remember(user)
+        deps = self.deps
+        lang = await self.people.remember(user)
         if group:
-            lang = (await hub.group_settings.options(chat_id)).language or lang
-            games = await hub.db.history.of_chat(chat_id, limit=GROUP_GAMES)
+            lang = (await self.group_settings.options(chat_id)).language or lang
+            games = await deps.db.history.of_chat(chat_id, limit=GROUP_GAMES)
             return history_message(lang, games, group=True)
-        games = await hub.db.history.of_user(user.user_id, limit=PLAYER_GAMES)
+        games = await deps.db.history.of_user(user.user_id, limit=PLAYER_GAMES)
         return history_message(lang, games, group=False, user_id=user.user_id)
 
     # ---- replays ---------------------------------------------------------------------------
@@ -199,10 +207,10 @@ class History:
         if cached is not None:
             self._cache.move_to_end(game_id)
             return cached
-        record = await self.hub.db.games.get(game_id)
+        record = await self.deps.db.games.get(game_id)
         if record is None or record.status != "finished":
             return None
-        table = await self.hub.recovery.finished(game_id)
+        table = await self.stored.finished(game_id)
         if table is None or table.settlement is None:
             return None
         seed = int(record.seed) if record.seed is not None else None
@@ -219,7 +227,7 @@ class History:
         the user is a member is not known now (try again)."""
         if record.seat_of(user_id) is not None:
             return True
-        return await self.hub.is_member(record.chat_id, user_id)
+        return await self.deps.is_member(record.chat_id, user_id)
 
     def render(
         self, replay: Replay, index: int, lang: Lang
@@ -241,7 +249,7 @@ class History:
             game_id=record.id,
             index=index,
             count=len(replay.steps),
-            web_url=replay_url(self.hub.settings.webapp_url, record.id),
+            web_url=replay_url(self.deps.settings.webapp_url, record.id),
         )
         return body, markup
 
@@ -249,8 +257,8 @@ class History:
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
         """▶ #game on a history line (open), or ◀ ▶ on a replay message (step)."""
-        hub = self.hub
-        lang = await hub.people.language(user)
+        deps = self.deps
+        lang = await self.people.language(user)
         replay = await self.load(callback.game_id)
         if replay is None:
             return Reply(text(lang, "replay.unavailable"), alert=True)
@@ -271,21 +279,21 @@ class History:
         if self._shown.get(key, callback.version) == step:
             return Reply()  # already shown (a second press of the same button)
         body, markup = self.render(replay, step, lang)
-        delivery = await hub.messenger.edit(chat_id, message_id, body, markup)
+        delivery = await deps.messenger.edit(chat_id, message_id, body, markup)
         if delivery is Delivery.OK:
             self._remember(key, step)
         return Reply()
 
     async def _open(self, user: UserInfo, lang: Lang, replay: Replay) -> Reply:
         """A new replay message at the deal, in the presser's private chat."""
-        hub = self.hub
-        player = await hub.db.players.get(user.user_id)
+        deps = self.deps
+        player = await deps.db.players.get(user.user_id)
         if player is None or not player.can_message:
             return Reply(text(lang, "replay.start_first"), alert=True)
         body, markup = self.render(replay, 0, lang)
-        sent = await hub.messenger.send(user.user_id, body, markup)
+        sent = await deps.messenger.send(user.user_id, body, markup)
         if sent.delivery is Delivery.BLOCKED:
-            await hub.db.players.set_can_message(user_id=user.user_id, can_message=False)
+            await deps.db.players.set_can_message(user_id=user.user_id, can_message=False)
             return Reply(text(lang, "replay.start_first"), alert=True)
         if sent.message_id is not None:
             self._remember((user.user_id, sent.message_id), 0)
@@ -313,7 +321,7 @@ class History:
             return "not a member of this group"
         if not 0 <= step < len(replay.steps):
             return "no such step"
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         last = step == len(replay.steps) - 1
         view = step_json(
             lang,

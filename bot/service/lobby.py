@@ -10,23 +10,40 @@ from bot.presentation.callbacks import Act, Callback
 from bot.presentation.render import lobby_keyboard, lobby_text, variant_name
 from bot.presentation.strings import Lang, text
 from bot.service.base import Delivery, Reply, UserInfo
-from bot.service.hub import Hub
+from bot.service.deps import Deps
+from bot.service.events import Closed
+from bot.service.group_settings import GroupSettings
+from bot.service.hands import HandMessages
 from bot.service.join_links import game_of_payload, join_payload, link_key
+from bot.service.people import People
 from bot.service.settlement import charge_deserters
+from bot.service.starting import TableStart
 from bot.service.tables import Seat, Table
 from bot.storage import OpenGameExistsError
 
 
 class Lobby:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(
+        self,
+        deps: Deps,
+        people: People,
+        group_settings: GroupSettings,
+        starting: TableStart,
+        hands: HandMessages,
+    ) -> None:
+        self.deps = deps
+        self.people = people
+        self.group_settings = group_settings
+        self.starting = starting
+        self.hands = hands
 
     def deep_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.hub.bot_username}?start={join_payload(self._link_key, game_id)}"
+        payload = join_payload(self._link_key, game_id)
+        return f"https://t.me/{self.deps.bot_username}?start={payload}"
 
     @property
     def _link_key(self) -> bytes:
-        return link_key(self.hub.settings.token)
+        return link_key(self.deps.settings.token)
 
     # ---- lobby -------------------------------------------------------------------------
 
@@ -40,9 +57,9 @@ class Lobby:
         command_message_id: int | None = None,
     ) -> Reply:
         """Open a lobby; its message answers ``command_message_id`` (the /newgame), if any."""
-        lang = await self.hub.people.remember(opener)
-        options = await self.hub.group_settings.options(chat_id)
-        existing = self.hub.registry.in_chat(chat_id)
+        lang = await self.people.remember(opener)
+        options = await self.group_settings.options(chat_id)
+        existing = self.deps.registry.in_chat(chat_id)
         if existing is not None:
             shown = existing.lobby_message_id if existing.status == "lobby" else None
             if existing.channel is not None and existing.status != "lobby":
@@ -52,7 +69,7 @@ class Lobby:
                 reply_to=shown,
             )
         try:
-            record = await self.hub.db.games.create(
+            record = await self.deps.db.games.create(
                 chat_id=chat_id, variant=variant.name, opener_id=opener.user_id, seats=[], seed=None
             )
         except OpenGameExistsError:  # a second /newgame raced this one
@@ -67,30 +84,32 @@ class Lobby:
             seats=[],
             options=options,
         )
-        self.hub.registry.add(table)
-        player = await self.hub.db.players.get(opener.user_id)
-        if player is not None and player.can_message and not self.hub.registry.busy(opener.user_id):
+        self.deps.registry.add(table)
+        player = await self.deps.db.players.get(opener.user_id)
+        free = not self.deps.registry.busy(opener.user_id)
+        if player is not None and player.can_message and free:
             await self._seat_human(table, opener, lang, confirm=False)
         await self._post_lobby(table, reply_to=command_message_id)
         return Reply()
 
     async def _post_lobby(self, table: Table, reply_to: int | None = None) -> None:
         body = lobby_text(table.lang, table.variant.name, table.labels(), table.size)
-        options = await self.hub.group_settings.options(table.chat_id)
+        options = await self.group_settings.options(table.chat_id)
         markup = lobby_keyboard(table.lang, table.game_id, computers=options.computers)
         if table.lobby_message_id is not None:
-            delivery = await self.hub.messenger.edit(
+            delivery = await self.deps.messenger.edit(
                 table.chat_id, table.lobby_message_id, body, markup
             )
             if delivery is not Delivery.GONE:
                 return
-        sent = await self.hub.messenger.send(table.chat_id, body, markup, reply_to=reply_to)
+        sent = await self.deps.messenger.send(table.chat_id, body, markup, reply_to=reply_to)
         if sent.message_id is not None:
             table.lobby_message_id = sent.message_id
-            await self.hub.db.games.save(table.game_id, lobby_message_id=sent.message_id)
+            await self.deps.db.games.save(table.game_id, lobby_message_id=sent.message_id)
 
     async def _save_seats(self, table: Table) -> None:
-        await self.hub.db.games.update(table.game_id, seats=[seat.record() for seat in table.seats])
+        seats = [seat.record() for seat in table.seats]
+        await self.deps.db.games.update(table.game_id, seats=seats)
 
     async def _seat_human(
         self, table: Table, user: UserInfo, lang: Lang, *, confirm: bool = True
@@ -105,9 +124,9 @@ class Lobby:
         if refused is not None:
             return refused
         table.seats.append(Seat(user.user_id, user.name, language=lang))
-        self.hub.registry.seat(table, user.user_id)
+        self.deps.registry.seat(table, user.user_id)
         if confirm:
-            sent = await self.hub.messenger.send(
+            sent = await self.deps.messenger.send(
                 user.user_id,
                 text(
                     lang,
@@ -120,19 +139,19 @@ class Lobby:
             if sent.delivery is Delivery.BLOCKED:
                 index = table.seat_of(user.user_id)
                 if index is not None and table.status == "lobby":
-                    self.hub.registry.unseat(table, index)
+                    self.deps.registry.unseat(table, index)
                     del table.seats[index]
-                await self.hub.db.players.set_can_message(user_id=user.user_id, can_message=False)
+                await self.deps.db.players.set_can_message(user_id=user.user_id, can_message=False)
                 return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
         await self._save_seats(table)
         return None
 
     async def join(self, table: Table, user: UserInfo) -> Reply:
-        lang = await self.hub.people.remember(user)
+        lang = await self.people.remember(user)
         refused = self._no_seat(table, user, lang)
         if refused is not None:
             return refused
-        player = await self.hub.db.players.get(user.user_id)
+        player = await self.deps.db.players.get(user.user_id)
         if player is None or not player.can_message:
             return Reply(text(lang, "lobby.need_private"), url=self.deep_link(table.game_id))
         refused = await self._seat_human(table, user, lang)
@@ -145,7 +164,7 @@ class Lobby:
         """Why ``user`` cannot take a seat at ``table`` now, or None if they can."""
         if table.seat_of(user.user_id) is not None:
             return Reply(text(lang, "lobby.already_seated"))
-        if self.hub.registry.busy(user.user_id):
+        if self.deps.registry.busy(user.user_id):
             return Reply(text(lang, "lobby.busy_elsewhere"))
         if table.full:
             return Reply(text(lang, "lobby.full"))
@@ -153,8 +172,8 @@ class Lobby:
 
     async def start_private(self, user: UserInfo, payload: str | None) -> Reply:
         """``/start`` in private: the chat works now; a ``j<game>`` payload seats the user."""
-        lang = await self.hub.people.remember(user)
-        await self.hub.db.players.set_can_message(user_id=user.user_id, can_message=True)
+        lang = await self.people.remember(user)
+        await self.deps.db.players.set_can_message(user_id=user.user_id, can_message=True)
         hello = text(
             lang,
             "start.hello",
@@ -164,11 +183,11 @@ class Lobby:
         if not payload:
             return Reply(hello)
         game_id = game_of_payload(self._link_key, payload)
-        table = self.hub.registry.get(game_id) if game_id is not None else None
+        table = self.deps.registry.get(game_id) if game_id is not None else None
         if table is None or table.status != "lobby":
             return Reply(text(lang, "err.no_game"))
         async with table.lock:
-            member = table.seat_of(user.user_id) is not None or await self.hub.is_member(
+            member = table.seat_of(user.user_id) is not None or await self.deps.is_member(
                 table.chat_id, user.user_id, recheck=True
             )
             if member is None:
@@ -189,7 +208,7 @@ class Lobby:
         )
 
     async def leave(self, table: Table, user: UserInfo) -> Reply:
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         seat = table.seat_of(user.user_id)
         if seat is None:
             return Reply(text(lang, "lobby.not_seated"))
@@ -198,16 +217,16 @@ class Lobby:
 
     async def unseat(self, table: Table, index: int) -> None:
         """Seat ``index`` of a lobby is free again."""
-        self.hub.registry.unseat(table, index)
+        self.deps.registry.unseat(table, index)
         del table.seats[index]
         await self._save_seats(table)
         await self._post_lobby(table)
 
     async def add_computer(self, table: Table, user: UserInfo) -> Reply:
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         if table.full:
             return Reply(text(lang, "lobby.full"))
-        if not (await self.hub.group_settings.options(table.chat_id)).computers:
+        if not (await self.group_settings.options(table.chat_id)).computers:
             return Reply(text(lang, "lobby.no_computers"), alert=True)
         number = sum(1 for seat in table.seats if seat.is_computer) + 1
         table.seats.append(
@@ -223,35 +242,35 @@ class Lobby:
         return Reply()
 
     async def may_manage(self, table: Table, user_id: int) -> bool:
-        return user_id == table.opener_id or await self.hub.is_admin(table.chat_id, user_id)
+        return user_id == table.opener_id or await self.deps.is_admin(table.chat_id, user_id)
 
     async def no_game(self, user: UserInfo) -> Reply:
-        return Reply(text(await self.hub.people.language(user), "err.no_game"))
+        return Reply(text(await self.people.language(user), "err.no_game"))
 
     async def cancel(self, table: Table, user: UserInfo) -> Reply:
-        lang = await self.hub.people.language(user)
+        lang = await self.people.language(user)
         if not await self.may_manage(table, user.user_id):
             return Reply(text(lang, "lobby.only_opener"), alert=True)
         table.status = "cancelled"
-        db = self.hub.db
+        db = self.deps.db
         async with db.transaction():
-            await db.games.update(table.game_id, status="cancelled", finished_at=self.hub.clock())
+            await db.games.update(table.game_id, status="cancelled", finished_at=self.deps.clock())
             charged = await charge_deserters(db, table)
-        self.hub.forget(table)
+        await self.deps.events.emit(table, Closed())
         if table.lobby_message_id is not None and table.game is None:
-            await self.hub.messenger.edit(
+            await self.deps.messenger.edit(
                 table.chat_id, table.lobby_message_id, text(table.lang, "lobby.cancelled")
             )
         else:
-            await self.hub.hands.retire_all(table)
+            await self.hands.retire_all(table)
             if table.channel is not None:
                 # the group is told once: by the answer to /cancel, not by the table too
                 await table.channel.close()
         return Reply(text(lang, "cancel.done_charged" if charged else "cancel.done"))
 
     async def on_lobby_callback(self, user: UserInfo, callback: Callback) -> Reply:
-        table = self.hub.registry.get(callback.game_id)
-        lang = await self.hub.people.language(user)
+        table = self.deps.registry.get(callback.game_id)
+        lang = await self.people.language(user)
         if table is None or table.status != "lobby":
             return Reply(text(lang, "err.outdated"))
         async with table.lock:
@@ -274,32 +293,32 @@ class Lobby:
                     return Reply(text(lang, "lobby.only_opener"), alert=True)
                 if not table.full:
                     return Reply(text(lang, "lobby.not_full"))
-                await self.hub.starting.start(table)
+                await self.starting.start(table)
                 return Reply()
         return Reply(text(lang, "err.outdated"))
 
     async def play_again(self, user: UserInfo, callback: Callback) -> Reply:
         """「再来一局」: a new lobby with the finished game's seats, ready to start."""
-        lang = await self.hub.people.remember(user)
-        previous = await self.hub.db.games.get(callback.game_id)
+        lang = await self.people.remember(user)
+        previous = await self.deps.db.games.get(callback.game_id)
         if previous is None or previous.status != "finished":
             return Reply(text(lang, "err.outdated"))
         if previous.seat_of(user.user_id) is None:
             return Reply(text(lang, "lobby.not_seated"))
-        if self.hub.registry.in_chat(previous.chat_id) is not None:
+        if self.deps.registry.in_chat(previous.chat_id) is not None:
             return Reply(
                 text(lang, "lobby.already_open", variant=variant_name(lang, previous.variant))
             )
-        registry = self.hub.registry
+        registry = self.deps.registry
         if any(s.user_id is not None and registry.busy(s.user_id) for s in previous.seats):
             return Reply(text(lang, "lobby.busy_elsewhere"))
         variant = VARIANTS[previous.variant]
-        options = await self.hub.group_settings.options(previous.chat_id)
+        options = await self.group_settings.options(previous.chat_id)
         seats = list(previous.seats)
         if not options.computers:  # the group turned computer seats off since
             seats = [seat for seat in seats if not seat.is_computer]
         try:
-            record = await self.hub.db.games.create(
+            record = await self.deps.db.games.create(
                 chat_id=previous.chat_id,
                 variant=variant.name,
                 opener_id=user.user_id,
@@ -308,7 +327,7 @@ class Lobby:
             )
         except OpenGameExistsError:
             return Reply(text(lang, "lobby.already_open", variant=variant_name(lang, variant.name)))
-        record = await self.hub.db.games.update(record.id, previous_game_id=previous.id)
+        record = await self.deps.db.games.update(record.id, previous_game_id=previous.id)
         table = Table.from_record(record, options.language or lang)
         table.options = options
         registry.add(table)

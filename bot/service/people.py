@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from bot.presentation.strings import Lang, language_of
 from bot.service.base import UserInfo, seat_language
-from bot.service.hub import Hub
+from bot.service.deps import Deps
 
 
 class People:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
 
     async def remember(self, user: UserInfo) -> Lang:
         """Record the user (name, Telegram language) and return the language they read."""
-        record = await self.hub.db.players.upsert(
+        record = await self.deps.db.players.upsert(
             user_id=user.user_id,
             name=user.name,
             username=user.username,
@@ -21,19 +21,19 @@ class People:
         )
         if record.language in ("zh", "en"):
             return seat_language(record.language)
-        return language_of(user.language_code, self.hub.settings.default_language)
+        return language_of(user.language_code, self.deps.settings.default_language)
 
     async def language(self, user: UserInfo) -> Lang:
         """The language the user reads: their /lang choice, or their Telegram language."""
-        record = await self.hub.db.players.get(user.user_id)
+        record = await self.deps.db.players.get(user.user_id)
         if record is not None and record.language in ("zh", "en"):
             return seat_language(record.language)
-        return language_of(user.language_code, self.hub.settings.default_language)
+        return language_of(user.language_code, self.deps.settings.default_language)
 
     async def set_language(self, user: UserInfo, lang: Lang) -> None:
         await self.remember(user)
-        await self.hub.db.players.set_language(user_id=user.user_id, language=lang)
-        table = self.hub.registry.of_user(user.user_id)
+        await self.deps.db.players.set_language(user_id=user.user_id, language=lang)
+        table = self.deps.registry.of_user(user.user_id)
         if table is not None:
             seat = table.seat_of(user.user_id)
             if seat is not None:

@@ -1,8 +1,10 @@
-"""The game service: every table the bot hosts, behind the entry points the handlers call.
+"""The game service: every table the bot hosts, behind the one face the edges call.
 
-It is composed of parts with one job each (``hub.py`` wires them): the lobby, the flow of
-actions and the one action API, private hand messages, the 亮王 gate, timers, departures,
-recovery. Handlers call this facade with decoded input; it answers with a :class:`Reply`.
+It is built of parts with one job each, given what they need when they are built (nothing
+finds another part at run time): a command goes in through the door (:mod:`.door`), the
+events a table emits go out to the parts that follow them, in the order :func:`wire` gives.
+Handlers and the web table call this facade with decoded input; it answers with a
+:class:`Reply`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from bot.game.variants import Variant
 from bot.presentation.callbacks import Callback
 from bot.presentation.keyboards import Keyboard
 from bot.presentation.strings import Lang, text
-from bot.service.actions import PlayerActions
 from bot.service.base import (
     Delivery,
     EarlyAnswer,
@@ -31,21 +32,40 @@ from bot.service.base import (
 from bot.service.command_answers import CommandAnswers
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
-from bot.service.flow import PlayFlow
+from bot.service.deps import Deps
+from bot.service.door import TableDoor
+from bot.service.events import (
+    Acted,
+    Blocked,
+    Closed,
+    Dealt,
+    Deserted,
+    Finished,
+    GateClosed,
+    GateOpened,
+    Resumed,
+    TookBack,
+    TurnBegan,
+)
 from bot.service.gate import RevealGate
+from bot.service.group_lines import GroupLines
 from bot.service.group_options import GroupOptions
 from bot.service.group_settings import GroupSettings
+from bot.service.hand_requests import HandRequests
 from bot.service.hands import HandMessages
 from bot.service.history import History
-from bot.service.hub import Hub
+from bot.service.inputs import SeatInputs
+from bot.service.ledger import Ledger
 from bot.service.lobby import Lobby
 from bot.service.people import People
 from bot.service.queries import rank_text, top_text
 from bot.service.recovery import Recovery
 from bot.service.starting import TableStart
 from bot.service.stats import PlayerStats, StatsAnswer
+from bot.service.stored import StoredGames
 from bot.service.tables import Settlement, Table
 from bot.service.timers import Timers
+from bot.service.turns import Turns, passes_itself
 from bot.storage import Database
 
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
@@ -74,7 +94,7 @@ class GameService:
         new_seed: Callable[[], int] = random_seed,
         retry_delay: float = RETRY,
     ) -> None:
-        hub = Hub(
+        deps = Deps(
             db=db,
             messenger=messenger,
             scheduler=scheduler,
@@ -86,78 +106,117 @@ class GameService:
             new_seed=new_seed,
             retry_delay=retry_delay,
         )
-        hub.people = People(hub)
-        hub.hands = HandMessages(hub)
-        hub.gate = RevealGate(hub)
-        hub.timers = Timers(hub)
-        hub.computers = ComputerSeats(hub)
-        hub.flow = PlayFlow(hub)
-        hub.starting = TableStart(hub)
-        hub.actions = PlayerActions(hub)
-        hub.departures = Departures(hub)
-        hub.lobby = Lobby(hub)
-        hub.recovery = Recovery(hub)
-        hub.group_settings = GroupSettings(hub)
-        self.hub = hub
+        self.deps = deps
+        # each part is built after the parts it calls: the calls go one way
+        self.people = People(deps)
+        self.group_settings = GroupSettings(deps, self.people)
+        self.stored = StoredGames(deps, self.group_settings)
+        self.ledger = Ledger(deps)
+        self.computers = ComputerSeats()
+        self.hands = HandMessages(deps)
+        self.gate = RevealGate(deps, self.ledger, self.hands, self.computers)
+        self.starting = TableStart(deps, self.stored, self.group_settings)
+        self.lobby = Lobby(deps, self.people, self.group_settings, self.starting, self.hands)
+        self.departures = Departures(deps, self.ledger, self.hands, self.people, self.lobby)
+        self.door = TableDoor(deps, self.ledger, self.gate, self.departures)
+        self.inputs = SeatInputs(deps, self.people, self.door, self.hands)
+        self.hand_requests = HandRequests(deps, self.people, self.hands, self.gate)
+        self.turns = Turns(deps, self.ledger)
+        self.timers = Timers(deps, self.door, self.computers)
+        self.lines = GroupLines()
+        self.recovery = Recovery(deps, self.stored, self.starting, self.gate, self.hands)
+        self.history = History(deps, self.people, self.group_settings, self.stored)
         self.player_stats = PlayerStats(db)
-        self.history = History(hub)
         self.answers = CommandAnswers(messenger, can_message=self._can_message)
+        self.wire()
+
+    def wire(self) -> None:
+        """Who follows which event, in order: for an action, the time-out's note, the
+        actor's hand message, the group's lines, then the next turn (whose prompt goes before
+        its timer is armed)."""
+        on = self.deps.events.subscribe
+        on(Dealt, self.gate.on_dealt)
+        on(Dealt, self.hands.on_dealt)
+        on(Dealt, self.turns.on_dealt)
+        on(Acted, self.turns.on_timer_acted)
+        on(Acted, self.hands.on_acted)
+        on(Acted, self.lines.on_acted)
+        on(Acted, self.turns.on_acted)
+        on(GateOpened, self.timers.on_gate_opened)
+        on(GateClosed, self.turns.on_gate_closed)
+        on(TurnBegan, self.hands.on_turn)
+        on(TurnBegan, self.timers.on_turn)
+        on(Blocked, self.departures.on_blocked)
+        on(Deserted, self.gate.on_deserted)
+        on(Deserted, self.turns.on_deserted)
+        on(TookBack, self.hands.on_took_back)
+        on(TookBack, self.turns.on_took_back)
+        on(Resumed, self.turns.on_resumed)
+        on(Finished, self.lines.on_finished)
+        on(Finished, self.hands.on_finished)
+        on(Closed, self._forget)
+        on(Closed, self.timers.on_closed)
+        on(Closed, self.computers.on_closed)
+        on(Closed, self.lines.on_closed)
+
+    async def _forget(self, table: Table, _event: Closed) -> None:
+        self.deps.registry.remove(table)
 
     # ---- what tests and the app read -----------------------------------------------------
 
     @property
     def db(self) -> Database:
-        return self.hub.db
+        return self.deps.db
 
     @property
     def messenger(self) -> Messages:
-        return self.hub.messenger
+        return self.deps.messenger
 
     @property
     def scheduler(self) -> Scheduler:
-        return self.hub.scheduler
+        return self.deps.scheduler
 
     @property
     def settings(self) -> Settings:
-        return self.hub.settings
+        return self.deps.settings
 
     @property
     def clock(self) -> Callable[[], float]:
-        return self.hub.clock
+        return self.deps.clock
 
     @property
     def tables(self) -> dict[int, Table]:
-        return self.hub.registry.tables
+        return self.deps.registry.tables
 
     @property
     def by_chat(self) -> dict[int, int]:
-        return self.hub.registry.by_chat
+        return self.deps.registry.by_chat
 
     @property
     def by_user(self) -> dict[int, int]:
-        return self.hub.registry.by_user
+        return self.deps.registry.by_user
 
     # ---- people --------------------------------------------------------------------------
 
     async def remember(self, user: UserInfo) -> Lang:
-        return await self.hub.people.remember(user)
+        return await self.people.remember(user)
 
     async def language(self, user: UserInfo) -> Lang:
-        return await self.hub.people.language(user)
+        return await self.people.language(user)
 
     async def set_language(self, user: UserInfo, lang: Lang) -> None:
-        await self.hub.people.set_language(user, lang)
+        await self.people.set_language(user, lang)
 
     async def start_private(self, user: UserInfo, payload: str | None) -> Reply:
-        return await self.hub.lobby.start_private(user, payload)
+        return await self.lobby.start_private(user, payload)
 
     async def private_chat_changed(self, user: UserInfo, *, works: bool) -> None:
-        await self.hub.departures.private_chat_changed(user, works=works)
+        await self.departures.private_chat_changed(user, works=works)
 
     # ---- lobbies -------------------------------------------------------------------------
 
     def deep_link(self, game_id: int) -> str:
-        return self.hub.lobby.deep_link(game_id)
+        return self.lobby.deep_link(game_id)
 
     async def new_game(
         self,
@@ -168,7 +227,7 @@ class GameService:
         variant: Variant,
         command_message_id: int | None = None,
     ) -> Reply:
-        return await self.hub.lobby.new_game(
+        return await self.lobby.new_game(
             chat_id=chat_id,
             chat_title=chat_title,
             opener=opener,
@@ -177,17 +236,17 @@ class GameService:
         )
 
     async def on_lobby_callback(self, user: UserInfo, callback: Callback) -> Reply:
-        return await self.hub.lobby.on_lobby_callback(user, callback)
+        return await self.lobby.on_lobby_callback(user, callback)
 
     async def play_again(self, user: UserInfo, callback: Callback) -> Reply:
-        return await self.hub.lobby.play_again(user, callback)
+        return await self.lobby.play_again(user, callback)
 
     async def cancel_in_chat(self, chat_id: int, user: UserInfo) -> Reply:
-        table = self.hub.registry.in_chat(chat_id)
+        table = self.deps.registry.in_chat(chat_id)
         if table is None:
-            return await self.hub.lobby.no_game(user)
+            return await self.lobby.no_game(user)
         async with table.lock:
-            return await self.hub.lobby.cancel(table, user)
+            return await self.lobby.cancel(table, user)
 
     # ---- playing -------------------------------------------------------------------------
 
@@ -199,19 +258,19 @@ class GameService:
         early: EarlyAnswer | None = None,
     ) -> Reply:
         """A hand button; ``early`` hears the answer before the edits that render it."""
-        return await self.hub.actions.on_button(user, callback, message_id, early)
+        return await self.inputs.on_button(user, callback, message_id, early)
 
     async def typed_play(self, user: UserInfo, message: str) -> Reply | None:
-        return await self.hub.actions.typed(user, message)
+        return await self.inputs.typed(user, message)
 
     async def resend_hand(self, user: UserInfo) -> Reply:
-        return await self.hub.departures.resend_hand(user)
+        return await self.hand_requests.resend_hand(user)
 
     async def leave(self, user: UserInfo) -> Reply:
-        return await self.hub.departures.leave(user)
+        return await self.departures.leave(user)
 
     async def kick(self, chat_id: int, admin: UserInfo, target_id: int) -> Reply:
-        return await self.hub.departures.kick(chat_id, admin, target_id)
+        return await self.departures.kick(chat_id, admin, target_id)
 
     # ---- queries -------------------------------------------------------------------------
 
@@ -297,15 +356,15 @@ class GameService:
 
     async def group_options(self, chat_id: int) -> GroupOptions:
         """The settings the group's next game is played with."""
-        return await self.hub.group_settings.options(chat_id)
+        return await self.group_settings.options(chat_id)
 
     async def open_settings(self, chat_id: int, user: UserInfo, *, admin: bool) -> Reply:
-        return await self.hub.group_settings.open_menu(chat_id, user, admin=admin)
+        return await self.group_settings.open_menu(chat_id, user, admin=admin)
 
     async def on_settings_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
-        return await self.hub.group_settings.on_press(user, chat_id, message_id, callback)
+        return await self.group_settings.on_press(user, chat_id, message_id, callback)
 
     # ---- the web table's face: what bot/web may ask of the service -----------------------
 
@@ -314,57 +373,57 @@ class GameService:
     ) -> None:
         """``changed(table)`` after anything a seat could see changes (it must not block);
         ``page_open(game, user)``: whether the user has a live page on the game."""
-        self.hub.watchers.append(changed)
-        self.hub.page_open = page_open
+        self.deps.watchers.append(changed)
+        self.deps.page_open = page_open
 
     def table(self, game_id: int) -> Table | None:
         """The game's table while it is in memory (a lobby, a game, or just finished)."""
-        return self.hub.registry.get(game_id)
+        return self.deps.registry.get(game_id)
 
     def table_in_chat(self, chat_id: int) -> Table | None:
-        return self.hub.registry.in_chat(chat_id)
+        return self.deps.registry.in_chat(chat_id)
 
     async def finished_table(self, game_id: int) -> Table | None:
         """A finished game read back from the database (its result screen after a restart)."""
-        return await self.hub.recovery.finished(game_id)
+        return await self.stored.finished(game_id)
 
     async def is_member(self, chat_id: int, user_id: int) -> bool | None:
         """Whether the user is in the group; None when that is not known now."""
-        return await self.hub.is_member(chat_id, user_id)
+        return await self.deps.is_member(chat_id, user_id)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
-        return await self.hub.is_admin(chat_id, user_id)
+        return await self.deps.is_admin(chat_id, user_id)
 
     def cannot_beat(self, table: Table, seat: int) -> bool:
         """要不起: the seat on turn has nothing that beats the table (the bot passes for it)."""
-        return self.hub.flow.cannot_beat(table, seat)
+        return passes_itself(self.deps, table, seat)
 
     async def web_action(
         self, user_id: int, game_id: int, kind: str, cards: Sequence[Card]
     ) -> Reply:
         """A play, a pass, 亮王 or an answer from the web table."""
-        return await self.hub.actions.on_web(user_id, game_id, kind, cards)
+        return await self.inputs.on_web(user_id, game_id, kind, cards)
 
     async def page_opened(self, table: Table, seat: int) -> None:
         """A seat's live page took over from its hand message (call under the table's lock)."""
-        await self.hub.hands.page_opened(table, seat)
+        await self.hand_requests.page_opened(table, seat)
 
     async def page_closed(self, table: Table, seat: int) -> None:
         """The seat's last page closed: its hand message prompts again (under the lock)."""
-        await self.hub.hands.page_closed(table, seat)
+        await self.hand_requests.page_closed(table, seat)
 
     # ---- start and stop ------------------------------------------------------------------
 
     async def recover(self) -> int:
         """Rebuild every unfinished lobby and game from the database; returns how many."""
-        return await self.hub.recovery.recover()
+        return await self.recovery.recover()
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
-            self.hub.timers.cancel(table)
+            self.timers.cancel(table)
             if table.channel is not None:
                 await table.channel.close()
-        await self.hub.flow.shutdown()
+        await self.lines.shutdown()
         await self.answers.close()
 
 

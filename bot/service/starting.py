@@ -2,44 +2,48 @@
 
 from __future__ import annotations
 
-from bot.game.common import GameOver
 from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import lobby_text, table_link_keyboard, table_text
+from bot.service.deps import Deps
+from bot.service.events import Dealt
 from bot.service.group_channel import GroupChannel
 from bot.service.group_options import options_json
-from bot.service.hub import Hub
+from bot.service.group_settings import GroupSettings
+from bot.service.stored import StoredGames
 from bot.service.tables import Table
 from bot.service.web_links import direct_link
 
 
 class TableStart:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, deps: Deps, stored: StoredGames, group_settings: GroupSettings) -> None:
+        self.deps = deps
+        self.stored = stored
+        self.group_settings = group_settings
 
     async def next_leader(self, table: Table) -> int | None:
         """The leader after a previous game at this table (None: the engine's own rule)."""
         if table.previous_game_id is None:
             return None
-        previous = await self.hub.db.games.get(table.previous_game_id)
+        previous = await self.deps.db.games.get(table.previous_game_id)
         if previous is None or previous.status != "finished":
             return None
-        game = await self.hub.recovery.rebuild(previous)
+        game = await self.stored.rebuild(previous)
         return None if game is None else game.next_game_leader()
 
     async def start(self, table: Table) -> None:
-        """Deal, store the deal, show the table, send the hands, and move on."""
-        hub = self.hub
-        table.seed = hub.new_seed()
+        """Deal, store the deal, show the table; the hands and the first turn follow."""
+        deps = self.deps
+        table.seed = deps.new_seed()
         table.leader = await self.next_leader(table)
         table.game = table.variant.deal(table.seed, table.leader)
         table.status = "playing"
-        table.started_at = hub.clock()
+        table.started_at = deps.clock()
         table.fixed_scores = [None] * table.size
         # the group's settings as they are now hold for the whole game, across restarts
-        table.options = await hub.group_settings.options(table.chat_id)
+        table.options = await self.group_settings.options(table.chat_id)
         if table.options.language is not None:
             table.lang = table.options.language
-        await hub.db.games.update(
+        await deps.db.games.update(
             table.game_id,
             options=options_json(table.options),
             status="playing",
@@ -53,37 +57,32 @@ class TableStart:
             fixed_scores=table.fixed_scores,
         )
         if table.lobby_message_id is not None:
-            await hub.messenger.edit(
+            await deps.messenger.edit(
                 table.chat_id,
                 table.lobby_message_id,
                 lobby_text(table.lang, table.variant.name, table.labels(), table.size),
             )
         self.open_channel(table)
-        await self.deal_out(table)
-        game = table.engine
-        if game.result is not None:  # 刨王: all four jokers in one hand
-            await hub.flow.finish(table, [GameOver(game.result)])
-            return
-        await hub.flow.advance(table)
+        await deps.events.emit(table, Dealt())
 
     def open_channel(self, table: Table, table_message_id: int | None = None) -> None:
         """The table's paced channel to its group (one live table message, merged posts)."""
-        hub = self.hub
-        limit = hub.settings.group_messages_per_minute
+        deps = self.deps
+        limit = deps.settings.group_messages_per_minute
         budget = max(1, limit - max(2, limit // 10))  # room for lobby and command replies
 
         async def remember_table(message_id: int) -> None:
-            await hub.db.games.save(table.game_id, table_message_id=message_id)
+            await deps.db.games.save(table.game_id, table_message_id=message_id)
 
         table.channel = GroupChannel(
-            hub.messenger,
+            deps.messenger,
             table.chat_id,
             interval=60.0 / limit,
             budget=budget,
             render_table=lambda: self.render_table(table),
             on_table_message=remember_table,
             table_message_id=table_message_id,
-            on_change=lambda: hub.changed(table),
+            on_change=lambda: deps.changed(table),
             table_markup=self._table_markup(table),
             unhurried=lambda: self._all_on_pages(table),
         )
@@ -93,11 +92,11 @@ class TableStart:
         """Every player still at the table follows it on an open web page."""
         players = [s for s in table.seats if s.is_human and not s.gone and s.user_id is not None]
         return bool(players) and all(
-            self.hub.page_open(table.game_id, s.user_id or 0) for s in players
+            self.deps.page_open(table.game_id, s.user_id or 0) for s in players
         )
 
     def _table_markup(self, table: Table) -> Keyboard | None:
-        link = direct_link(self.hub.settings, self.hub.bot_username, table.game_id)
+        link = direct_link(self.deps.settings, self.deps.bot_username, table.game_id)
         return table_link_keyboard(table.lang, link) if link is not None else None
 
     def render_table(self, table: Table) -> str:
@@ -111,13 +110,3 @@ class TableStart:
             number=len(view.history) + 1,
             reveal_phase=table.gate_open or view.reveal_phase,
         )
-
-    async def deal_out(self, table: Table) -> None:
-        """Every human gets their hand; in 刨王 every human also passes the 亮王 gate."""
-        game = table.engine
-        if table.variant.has_reveal and not game.over:
-            await self.hub.gate.open(table)
-            return
-        for index, seat in enumerate(table.seats):
-            if seat.is_human and index != game.turn:
-                await self.hub.hands.send(table, index, deciding=False)

@@ -108,6 +108,8 @@ class Table:
     #: the group's settings (/settings), taken again when the game is dealt; None: the
     #: environment's
     options: GroupOptions | None = None
+    #: which timer is the table's now (counts the timers armed): an older one is stale
+    timer: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod

@@ -89,7 +89,7 @@ async def _play_gate(db: Any, watcher: int) -> list[Any]:
     seen: list[Any] = []
     async with running_service(db, clock=lambda: 1000.0, seed=1) as (service, messenger):
         wakes: list[int] = []
-        service.hub.watchers.append(lambda table: wakes.append(table.public_seq))
+        service.deps.watchers.append(lambda table: wakes.append(table.public_seq))
         people = [user(10 + i) for i in range(5)]
         for person in people:
             await service.start_private(person, None)

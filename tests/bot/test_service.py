@@ -155,7 +155,7 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
         # the score after the game is written down with it; computers have none
         assert rows[index].score_after == (rating.score if seat.is_human else None)
     # a restart forgets the table: its result screen is read back, word for word
-    rebuilt = await service.hub.recovery.finished(table.game_id)
+    rebuilt = await service.stored.finished(table.game_id)
     assert rebuilt is not None and rebuilt.settlement is not None
     assert result_text(rebuilt, rebuilt.settlement) == result_text(table, table.settlement)
     group_text = "\n".join(messenger.everything_shown(GROUP))
@@ -272,7 +272,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
         failed: list[int] = []
         chose_for_the_human: list[int] = []
         save = service.db.games.save
-        choose = service.hub.computers.choice
+        choose = service.computers.choice
 
         async def flaky_save(game_id, **fields):
             prompt = "hand_message_ids" in fields and not failed
@@ -287,7 +287,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
             return await choose(current, index)
 
         monkeypatch.setattr(service.db.games, "save", flaky_save)
-        monkeypatch.setattr(service.hub.computers, "choice", spy)
+        monkeypatch.setattr(service.computers, "choice", spy)
 
         def prompts() -> int:  # messages sent to the human (the deal, then each prompt)
             return len(messenger.chat(human.user_id))

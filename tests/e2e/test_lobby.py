@@ -193,7 +193,7 @@ async def test_a_game_under_a_minute_changes_no_score(
         table = await start_game(fake, service, people, variant, computers)
         if minutes:  # the service's clock runs ahead once the game started
             real = service.clock
-            service.hub.clock = lambda: real() + 60 * minutes
+            service.deps.clock = lambda: real() + 60 * minutes
         result = await finish(fake, service, people, table)
         short = not minutes
         await check_settlement(service, table, result, short=short)

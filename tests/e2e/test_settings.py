@@ -224,7 +224,7 @@ async def test_every_option_reaches_the_next_game(
             assert added.text is None, added
         started = await (await fake.press(people[0], GROUP, lobby.message_id, "Start")).answered()
         assert started.text is None, started
-        assert table.options is not None and service.hub.options(table) == table.options
+        assert table.options is not None and service.deps.options(table) == table.options
         assert (
             table.options.reveal_seconds,
             table.options.computer_delay,

@@ -71,8 +71,9 @@ async def test_a_read_that_started_before_a_change_does_not_put_the_old_settings
     from bot.config import Settings
     from bot.service.group_settings import GroupSettings
 
-    hub: Any = SimpleNamespace(db=db, settings=Settings(telegram_bot_token="1:x"))
-    settings = GroupSettings(hub)
+    deps: Any = SimpleNamespace(db=db, settings=Settings(telegram_bot_token="1:x"))
+    people: Any = None  # the menu's language is not asked here
+    settings = GroupSettings(deps, people)
     reading, release = asyncio.Event(), asyncio.Event()
     real_get = db.group_settings.get
 

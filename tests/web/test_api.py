@@ -305,7 +305,8 @@ async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
                     table.game_id, "play", view["me"]["legal"][0]["cards"]
                 )
                 assert status == 200 and body["accepted"]
-                assert table.engine.turn == second and service.hub.flow.decides(table, second)
+                assert table.engine.turn == second and table.seats[second].plays_itself
+                assert not service.cannot_beat(table, second)  # asked: a prompt would go out
                 turn = await watcher.wait_view(lambda v: v["turn"] == second)
                 assert turn["me"]["legal"]
                 assert prompts(fake, [people[second]]) == before

@@ -80,7 +80,7 @@ class Players:
             index = table.engine.turn
             assert index is not None
             seq = table.public_seq  # what the pages count (not the hidden 亮王 answers)
-            if self.service.hub.flow.cannot_beat(table, index):  # 要不起: the bot passes
+            if self.service.cannot_beat(table, index):  # 要不起: the bot passes
                 await fake.wait_for(lambda s=seq: table.public_seq > s, what="the auto-pass")
                 continue
             self.turns += 1
