@@ -43,13 +43,7 @@ from bot.game.common import (
 )
 from bot.game.paowang_combos import POINTS, beats, classify, legal_plays
 from bot.game.paowang_deal import checked_hands, deal_hands
-from bot.game.paowang_scoring import (
-    desertion_scores,
-    end_outcome,
-    instant_result,
-    settled_result,
-    winning_side,
-)
+from bot.game.paowang_scoring import decide, desertion_scores, instant_result
 from bot.game.paowang_view import seat_view
 
 # the design's public face (shared/design.md): the game, and the combinations' three
@@ -380,34 +374,12 @@ class Game:
                 return False
             self._finish(Result(Outcome.WIN, tuple(self.finish_order), (0,) * SEATS, ()), events)
             return True
-        side_points = self.side_points()
-        sides = self._sides
-        if self._won_side is None:
-            first = self.first_out
-            winning = winning_side(
-                side_points,
-                None if first is None else self._side_of[first],
-                (not any(hands[s] for s in sides[WANG]), not any(hands[s] for s in sides[OTHER])),
-            )
-            if winning is None:
-                return False
-            self._won_side, self._won_how = winning
-        won = self._won_side
-        decided = end_outcome(side_points[1 - won], not any(hands[s] for s in sides[won]))
-        if decided is None:
-            return False  # 雪 in the making: the winners play on until they are all out
-        outcome, factor = decided
-        result = settled_result(
-            wang_size=len(self.wang_side),
-            wang_won=won == WANG,
-            winners=sides[won],
-            outcome=outcome,
-            factor=factor,
-            revealed=self.any_revealed,
-            finish_order=tuple(self.finish_order),
-            side_points=(side_points[won], side_points[1 - won]),
-            how=self._won_how,
-        )
+        won = None if self._won_side is None else (self._won_side, self._won_how)
+        won, result = decide(self, won)
+        if won is not None:
+            self._won_side, self._won_how = won
+        if result is None:
+            return False  # undecided, or 雪 in the making: the winners play on
         self._finish(result, events)
         return True
 

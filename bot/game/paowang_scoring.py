@@ -192,3 +192,39 @@ def instant_result(holder: int) -> Result:
         instant=True,
         how=WinHow.FOUR_JOKERS,
     )
+
+
+def decide(
+    game: Game, won: tuple[int, WinHow] | None
+) -> tuple[tuple[int, WinHow] | None, Result | None]:
+    """At a moment the rules look at (a player out, a trick taken): the side that has won
+    and how (``won`` if one had already, else one meeting a condition now, else None), and
+    the game's result once it is decided (None while 雪 is in the making: the winners play
+    on until they are all out, unless the losers reach 25)."""
+    sides = (game.wang_side, game.other_side)
+    side_points = game.side_points()
+    if won is None:
+        first = game.first_out
+        won = winning_side(
+            side_points,
+            None if first is None else (0 if first in game.wang_side else 1),
+            (not any(game.hands[s] for s in sides[0]), not any(game.hands[s] for s in sides[1])),
+        )
+        if won is None:
+            return None, None
+    side, how = won
+    decided = end_outcome(side_points[1 - side], not any(game.hands[s] for s in sides[side]))
+    if decided is None:
+        return won, None
+    outcome, factor = decided
+    return won, settled_result(
+        wang_size=len(game.wang_side),
+        wang_won=side == 0,
+        winners=sides[side],
+        outcome=outcome,
+        factor=factor,
+        revealed=game.any_revealed,
+        finish_order=tuple(game.finish_order),
+        side_points=(side_points[side], side_points[1 - side]),
+        how=how,
+    )

@@ -5,19 +5,37 @@ This module is the service's public face: the Telegram edge (``bot.edge``) and t
 contract in ``pyproject.toml`` holds them to it)."""
 
 from bot.service.base import MAX_TEXT, Delivery, Messages, Reply, Scheduler, Sent, UserInfo
+from bot.service.commands import Source
+from bot.service.events import (
+    PUBLIC_EVENTS,
+    Acted,
+    Deserted,
+    Finished,
+    GateClosed,
+    TableEvent,
+    TookBack,
+)
 from bot.service.result_message import outcome_text, result_text
 from bot.service.service import GameService, random_seed
 from bot.service.tables import Table
 
 __all__ = [
     "MAX_TEXT",
+    "PUBLIC_EVENTS",
+    "Acted",
     "Delivery",
+    "Deserted",
+    "Finished",
     "GameService",
+    "GateClosed",
     "Messages",
     "Reply",
     "Scheduler",
     "Sent",
+    "Source",
     "Table",
+    "TableEvent",
+    "TookBack",
     "UserInfo",
     "outcome_text",
     "random_seed",

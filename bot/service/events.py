@@ -128,6 +128,11 @@ class Closed(TableEvent):
     """The table is gone from memory (finished or cancelled): forget it everywhere."""
 
 
+#: what every seat (and a spectator) may see happen, as it happens: the web table's pages
+#: hear these (to animate a play, say). Not the 亮王 answers (held until the gate closes),
+#: nor whose turn it is or how (a 要不起 pass is the bot's knowledge of a hand).
+PUBLIC_EVENTS: tuple[type[TableEvent], ...] = (Acted, GateClosed, Deserted, TookBack, Finished)
+
 E = TypeVar("E", bound=TableEvent)
 Handler = Callable[["Table", Any], Awaitable[None]]
 

@@ -13,6 +13,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from html import escape
+from typing import Any
 
 from bot.config import Settings
 from bot.game.cards import Card
@@ -30,42 +31,14 @@ from bot.service.base import (
     UserInfo,
 )
 from bot.service.command_answers import CommandAnswers
-from bot.service.computers import ComputerSeats
-from bot.service.departures import Departures
 from bot.service.deps import Deps
-from bot.service.door import TableDoor
-from bot.service.events import (
-    Acted,
-    Blocked,
-    Closed,
-    Dealt,
-    Deserted,
-    Finished,
-    GateClosed,
-    GateOpened,
-    Resumed,
-    TookBack,
-    TurnBegan,
-)
-from bot.service.gate import RevealGate
-from bot.service.group_lines import GroupLines
+from bot.service.events import PUBLIC_EVENTS, TableEvent
 from bot.service.group_options import GroupOptions
-from bot.service.group_settings import GroupSettings
-from bot.service.hand_requests import HandRequests
-from bot.service.hands import HandMessages
-from bot.service.history import History
-from bot.service.inputs import SeatInputs
-from bot.service.ledger import Ledger
-from bot.service.lobby import Lobby
-from bot.service.people import People
+from bot.service.parts import Parts
 from bot.service.queries import rank_text, top_text
-from bot.service.recovery import Recovery
-from bot.service.starting import TableStart
 from bot.service.stats import PlayerStats, StatsAnswer
-from bot.service.stored import StoredGames
 from bot.service.tables import Settlement, Table
-from bot.service.timers import Timers
-from bot.service.turns import Turns, passes_itself
+from bot.service.turns import passes_itself
 from bot.storage import Database
 
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
@@ -107,60 +80,11 @@ class GameService:
             retry_delay=retry_delay,
         )
         self.deps = deps
-        # each part is built after the parts it calls: the calls go one way
-        self.people = People(deps)
-        self.group_settings = GroupSettings(deps, self.people)
-        self.stored = StoredGames(deps, self.group_settings)
-        self.ledger = Ledger(deps)
-        self.computers = ComputerSeats()
-        self.hands = HandMessages(deps)
-        self.gate = RevealGate(deps, self.ledger, self.hands, self.computers)
-        self.starting = TableStart(deps, self.stored, self.group_settings)
-        self.lobby = Lobby(deps, self.people, self.group_settings, self.starting, self.hands)
-        self.departures = Departures(deps, self.ledger, self.hands, self.people, self.lobby)
-        self.door = TableDoor(deps, self.ledger, self.gate, self.departures)
-        self.inputs = SeatInputs(deps, self.people, self.door, self.hands)
-        self.hand_requests = HandRequests(deps, self.people, self.hands, self.gate)
-        self.turns = Turns(deps, self.ledger)
-        self.timers = Timers(deps, self.door, self.computers)
-        self.lines = GroupLines()
-        self.recovery = Recovery(deps, self.stored, self.starting, self.gate, self.hands)
-        self.history = History(deps, self.people, self.group_settings, self.stored)
+        self.parts = parts = Parts(deps)
+        self.people = parts.people
+        self.lobby = parts.lobby
         self.player_stats = PlayerStats(db)
         self.answers = CommandAnswers(messenger, can_message=self._can_message)
-        self.wire()
-
-    def wire(self) -> None:
-        """Who follows which event, in order: for an action, the time-out's note, the
-        actor's hand message, the group's lines, then the next turn (whose prompt goes before
-        its timer is armed)."""
-        on = self.deps.events.subscribe
-        on(Dealt, self.gate.on_dealt)
-        on(Dealt, self.hands.on_dealt)
-        on(Dealt, self.turns.on_dealt)
-        on(Acted, self.turns.on_timer_acted)
-        on(Acted, self.hands.on_acted)
-        on(Acted, self.lines.on_acted)
-        on(Acted, self.turns.on_acted)
-        on(GateOpened, self.timers.on_gate_opened)
-        on(GateClosed, self.turns.on_gate_closed)
-        on(TurnBegan, self.hands.on_turn)
-        on(TurnBegan, self.timers.on_turn)
-        on(Blocked, self.departures.on_blocked)
-        on(Deserted, self.gate.on_deserted)
-        on(Deserted, self.turns.on_deserted)
-        on(TookBack, self.hands.on_took_back)
-        on(TookBack, self.turns.on_took_back)
-        on(Resumed, self.turns.on_resumed)
-        on(Finished, self.lines.on_finished)
-        on(Finished, self.hands.on_finished)
-        on(Closed, self._forget)
-        on(Closed, self.timers.on_closed)
-        on(Closed, self.computers.on_closed)
-        on(Closed, self.lines.on_closed)
-
-    async def _forget(self, table: Table, _event: Closed) -> None:
-        self.deps.registry.remove(table)
 
     # ---- what tests and the app read -----------------------------------------------------
 
@@ -211,7 +135,7 @@ class GameService:
         return await self.lobby.start_private(user, payload)
 
     async def private_chat_changed(self, user: UserInfo, *, works: bool) -> None:
-        await self.departures.private_chat_changed(user, works=works)
+        await self.parts.departures.private_chat_changed(user, works=works)
 
     # ---- lobbies -------------------------------------------------------------------------
 
@@ -258,19 +182,19 @@ class GameService:
         early: EarlyAnswer | None = None,
     ) -> Reply:
         """A hand button; ``early`` hears the answer before the edits that render it."""
-        return await self.inputs.on_button(user, callback, message_id, early)
+        return await self.parts.inputs.on_button(user, callback, message_id, early)
 
     async def typed_play(self, user: UserInfo, message: str) -> Reply | None:
-        return await self.inputs.typed(user, message)
+        return await self.parts.inputs.typed(user, message)
 
     async def resend_hand(self, user: UserInfo) -> Reply:
-        return await self.hand_requests.resend_hand(user)
+        return await self.parts.hand_requests.resend_hand(user)
 
     async def leave(self, user: UserInfo) -> Reply:
-        return await self.departures.leave(user)
+        return await self.parts.departures.leave(user)
 
     async def kick(self, chat_id: int, admin: UserInfo, target_id: int) -> Reply:
-        return await self.departures.kick(chat_id, admin, target_id)
+        return await self.parts.departures.kick(chat_id, admin, target_id)
 
     # ---- queries -------------------------------------------------------------------------
 
@@ -308,8 +232,8 @@ class GameService:
     ) -> Reply:
         """/history: a group's last games, or in a private chat the player's own."""
         if not group:
-            return await self.history.show(chat_id, user, group=False, reply_to=reply_to)
-        body, markup = await self.history.message(chat_id, user, group=True)
+            return await self.parts.history.show(chat_id, user, group=False, reply_to=reply_to)
+        body, markup = await self.parts.history.message(chat_id, user, group=True)
         await self.answer_in_group(
             chat_id, user, body, reply_to=reply_to, markup=markup, chat_title=chat_title
         )
@@ -350,31 +274,49 @@ class GameService:
     async def on_replay_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
-        return await self.history.on_press(user, chat_id, message_id, callback)
+        return await self.parts.history.on_press(user, chat_id, message_id, callback)
+
+    async def replay_step(self, game_id: int, user: UserInfo, step: int) -> dict[str, Any] | str:
+        """A replay's step as the web table shows it, or why not (see History.web_step)."""
+        return await self.parts.history.web_step(game_id, user, step)
 
     # ---- group settings ------------------------------------------------------------------
 
     async def group_options(self, chat_id: int) -> GroupOptions:
         """The settings the group's next game is played with."""
-        return await self.group_settings.options(chat_id)
+        return await self.parts.group_settings.options(chat_id)
 
     async def open_settings(self, chat_id: int, user: UserInfo, *, admin: bool) -> Reply:
-        return await self.group_settings.open_menu(chat_id, user, admin=admin)
+        return await self.parts.group_settings.open_menu(chat_id, user, admin=admin)
 
     async def on_settings_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
-        return await self.group_settings.on_press(user, chat_id, message_id, callback)
+        return await self.parts.group_settings.on_press(user, chat_id, message_id, callback)
 
     # ---- the web table's face: what bot/web may ask of the service -----------------------
 
     def watch(
-        self, changed: Callable[[Table], None], page_open: Callable[[int, int], bool]
+        self,
+        changed: Callable[[Table], None],
+        page_open: Callable[[int, int], bool],
+        heard: Callable[[Table, TableEvent], None] | None = None,
     ) -> None:
         """``changed(table)`` after anything a seat could see changes (it must not block);
-        ``page_open(game, user)``: whether the user has a live page on the game."""
+        ``page_open(game, user)``: whether the user has a live page on the game;
+        ``heard(table, event)``: each public event as it happens (PUBLIC_EVENTS: a play, a
+        pass, the gate closing, a desertion, a seat taken back, the end; it must not block).
+        """
         self.deps.watchers.append(changed)
         self.deps.page_open = page_open
+        if heard is not None:
+            listener = heard
+
+            async def hear(table: Table, event: TableEvent) -> None:
+                listener(table, event)
+
+            for kind in PUBLIC_EVENTS:
+                self.deps.events.subscribe(kind, hear)
 
     def table(self, game_id: int) -> Table | None:
         """The game's table while it is in memory (a lobby, a game, or just finished)."""
@@ -385,7 +327,7 @@ class GameService:
 
     async def finished_table(self, game_id: int) -> Table | None:
         """A finished game read back from the database (its result screen after a restart)."""
-        return await self.stored.finished(game_id)
+        return await self.parts.stored.finished(game_id)
 
     async def is_member(self, chat_id: int, user_id: int) -> bool | None:
         """Whether the user is in the group; None when that is not known now."""
@@ -402,28 +344,28 @@ class GameService:
         self, user_id: int, game_id: int, kind: str, cards: Sequence[Card]
     ) -> Reply:
         """A play, a pass, 亮王 or an answer from the web table."""
-        return await self.inputs.on_web(user_id, game_id, kind, cards)
+        return await self.parts.inputs.on_web(user_id, game_id, kind, cards)
 
     async def page_opened(self, table: Table, seat: int) -> None:
         """A seat's live page took over from its hand message (call under the table's lock)."""
-        await self.hand_requests.page_opened(table, seat)
+        await self.parts.hand_requests.page_opened(table, seat)
 
     async def page_closed(self, table: Table, seat: int) -> None:
         """The seat's last page closed: its hand message prompts again (under the lock)."""
-        await self.hand_requests.page_closed(table, seat)
+        await self.parts.hand_requests.page_closed(table, seat)
 
     # ---- start and stop ------------------------------------------------------------------
 
     async def recover(self) -> int:
         """Rebuild every unfinished lobby and game from the database; returns how many."""
-        return await self.recovery.recover()
+        return await self.parts.recovery.recover()
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
-            self.timers.cancel(table)
+            self.parts.timers.cancel(table)
             if table.channel is not None:
                 await table.channel.close()
-        await self.lines.shutdown()
+        await self.parts.lines.shutdown()
         await self.answers.close()
 
 

@@ -1,19 +1,24 @@
 """Live views: every open page of a table hears of each change at once.
 
-The service calls :meth:`LiveViews.changed` (a hub watcher) whenever something any seat could
-see changed. That only marks the table's pages as behind and wakes them; each page's own
-connection task then renders *its* seat's view from the table as it is by then and sends it.
-So a burst of changes costs one view per page, a slow page holds up nobody, and the service
-never waits for the network.
+The service calls :meth:`LiveViews.changed` whenever something any seat could see changed,
+and :meth:`LiveViews.heard` with each public event (a play, a pass, the end: kept for the
+page's next view, to animate). That only marks the table's pages as behind and wakes them;
+each page's own connection task then renders *its* seat's view from the table as it is by
+then, with the events since its last view, and sends it. So a burst of changes costs one
+view per page, a slow page holds up nobody, and the service never waits for the network.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
-from bot.service import Table
+from bot.service import Table, TableEvent
+
+#: public events a page keeps until its next view (a page that fell further behind resyncs
+#: from the view alone)
+EVENTS_KEPT = 64
 
 #: finished tables kept for their pages (the result screen), newest last
 KEEP_FINISHED = 500
@@ -31,6 +36,10 @@ class Page:
     game_id: int
     behind: asyncio.Event = field(default_factory=asyncio.Event)
     next_game: int | None = None  # set when this game's 再来一局 started another
+    #: the public events since the last view sent, each with the table's seq after it
+    events: deque[tuple[int, TableEvent]] = field(
+        default_factory=lambda: deque(maxlen=EVENTS_KEPT)
+    )
 
     def wake(self) -> None:
         self.behind.set()
@@ -90,8 +99,14 @@ class LiveViews:
         while len(self._finished) > KEEP_FINISHED:
             self._finished.popitem(last=False)
 
+    def heard(self, table: Table, event: TableEvent) -> None:
+        """A public event at the table: each of its pages will send it with its next view."""
+        for page in self._pages.get(table.game_id, ()):
+            page.events.append((table.public_seq, event))
+            page.wake()
+
     def changed(self, table: Table) -> None:
-        """A hub watcher: the table changed; wake its pages (and follow 再来一局)."""
+        """The table changed: wake its pages (and follow 再来一局)."""
         if table.status == "finished":
             self.keep_finished(table)
         for page in self._pages.get(table.game_id, ()):

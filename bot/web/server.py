@@ -36,7 +36,7 @@ from bot.web.inputs import (
     step_of,
 )
 from bot.web.live import Crowded, LiveViews, Page
-from bot.web.tableview import JSON, table_view
+from bot.web.tableview import JSON, event_json, table_view
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class WebTable:
         self.max_age = max_age
         self.clock = clock
         self.live = LiveViews(per_user=sockets_per_user, per_game=sockets_per_game)
-        service.watch(self.live.changed, self.live.watching)
+        service.watch(self.live.changed, self.live.watching, self.live.heard)
         self.port = 0  # where the server listens, once started
         self._sockets: set[web.WebSocketResponse] = set()
 
@@ -225,7 +225,7 @@ class WebTable:
             game_id = game_id_of(request.match_info["game"])
             step = step_of(request.query.get("step", "0"))
         info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
-        view = await self.service.history.web_step(game_id, info, step)
+        view = await self.service.replay_step(game_id, info, step)
         if isinstance(view, str):
             raise Refused(*REPLAY_REFUSALS.get(view, (400, view)))
         return web.json_response(view, dumps=_dumps)
@@ -313,8 +313,14 @@ class WebTable:
                 # the view is never one taken halfway through it
                 async with table.lock:
                     view = self.view_for(table, seat, lang, strings=first)
+                    heard = [] if first else list(page.events)
+                    page.events.clear()
                 first = False
                 view["next_game"] = page.next_game
+                # what happened since the last view, to animate (the first view has no
+                # "since": the page starts from where things stand)
+                shown = [event_json(lang, table.variant.name, seq, e) for seq, e in heard]
+                view["events"] = [e for e in shown if e is not None]
                 await socket.send_str(_dumps(view))
 
         async def send_or_close() -> None:

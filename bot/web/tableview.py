@@ -20,11 +20,22 @@ from typing import Any
 
 from bot.game.cards import NO_SUIT
 from bot.game.common import Combo, SeatView
-from bot.game.variants import cheapest_first
+from bot.game.variants import BOMB_KINDS, cheapest_first
 from bot.presentation.names import play_name
 from bot.presentation.render import variant_name
 from bot.presentation.strings import Lang
-from bot.service import Table, outcome_text, result_text
+from bot.service import (
+    Acted,
+    Deserted,
+    Finished,
+    GateClosed,
+    Source,
+    Table,
+    TableEvent,
+    TookBack,
+    outcome_text,
+    result_text,
+)
 
 #: the fewest cards of one suit that can make a play whose suits matter (同花顺)
 FLUSH_MIN = 5
@@ -182,3 +193,29 @@ def _result(table: Table, lang: Lang) -> JSON | None:
         "deltas": [deltas.get(index, 0) for index in range(table.size)],
         "winners": list(result.winners),
     }
+
+
+def event_json(lang: Lang, variant: str, seq: int, event: TableEvent) -> JSON | None:
+    """A public event as a page hears it, to animate (the view that follows says where
+    things stand): ``seq`` is the table's ``seq`` once it happened."""
+    if isinstance(event, Acted):
+        combo = event.played
+        shown = _play(lang, variant, event.seat, combo, event.beaten)
+        return {
+            "type": "play" if combo is not None else "pass",
+            "seq": seq,
+            **shown,
+            "bomb": combo is not None and combo.kind in BOMB_KINDS,
+            "timed_out": event.source is Source.TIMER,
+        }
+    kinds: dict[type[TableEvent], str] = {
+        GateClosed: "gate_closed",
+        Finished: "finished",
+        Deserted: "deserted",
+        TookBack: "took_back",
+    }
+    name = kinds.get(type(event))
+    if name is None:
+        return None
+    seat = getattr(event, "seat", None)
+    return {"type": name, "seq": seq} | ({} if seat is None else {"seat": seat})

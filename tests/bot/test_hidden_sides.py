@@ -89,7 +89,12 @@ async def _play_gate(db: Any, watcher: int) -> list[Any]:
     seen: list[Any] = []
     async with running_service(db, clock=lambda: 1000.0, seed=1) as (service, messenger):
         wakes: list[int] = []
-        service.deps.watchers.append(lambda table: wakes.append(table.public_seq))
+        heard: list[str] = []  # the public events pages hear, as they happen
+        service.watch(
+            lambda table: wakes.append(table.public_seq),
+            lambda _game, _user: False,
+            lambda table, event: heard.append(f"{type(event).__name__} {table.public_seq}"),
+        )
         people = [user(10 + i) for i in range(5)]
         for person in people:
             await service.start_private(person, None)
@@ -110,6 +115,7 @@ async def _play_gate(db: Any, watcher: int) -> list[Any]:
                     messenger.everything_shown(GROUP),
                     messenger.everything_shown(watcher_chat or 0),
                     list(wakes),
+                    list(heard),
                 )
             )
 
@@ -128,6 +134,7 @@ async def _play_gate(db: Any, watcher: int) -> list[Any]:
         assert not table.gate_open
         await table.channel.drain()
         snapshot("gate closed")
+        assert heard == ["GateClosed 0"]  # the answers themselves are heard by nobody
     return seen
 
 

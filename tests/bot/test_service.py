@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 
@@ -8,6 +9,7 @@ import pytest
 from bot.game.players import AiPlayer
 from bot.game.variants import PAOWANG, SHUANGKOU, auto_passes, cannot_beat
 from bot.presentation.callbacks import Act, Callback
+from bot.service.base import Reply
 from bot.service.result_message import result_text
 from bot.storage import open_database
 from tests.bot.harness import running_service, user, wait_until
@@ -155,7 +157,7 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
         # the score after the game is written down with it; computers have none
         assert rows[index].score_after == (rating.score if seat.is_human else None)
     # a restart forgets the table: its result screen is read back, word for word
-    rebuilt = await service.stored.finished(table.game_id)
+    rebuilt = await service.parts.stored.finished(table.game_id)
     assert rebuilt is not None and rebuilt.settlement is not None
     assert result_text(rebuilt, rebuilt.settlement) == result_text(table, table.settlement)
     group_text = "\n".join(messenger.everything_shown(GROUP))
@@ -272,7 +274,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
         failed: list[int] = []
         chose_for_the_human: list[int] = []
         save = service.db.games.save
-        choose = service.computers.choice
+        choose = service.parts.computers.choice
 
         async def flaky_save(game_id, **fields):
             prompt = "hand_message_ids" in fields and not failed
@@ -287,7 +289,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
             return await choose(current, index)
 
         monkeypatch.setattr(service.db.games, "save", flaky_save)
-        monkeypatch.setattr(service.computers, "choice", spy)
+        monkeypatch.setattr(service.parts.computers, "choice", spy)
 
         def prompts() -> int:  # messages sent to the human (the deal, then each prompt)
             return len(messenger.chat(human.user_id))
@@ -328,3 +330,46 @@ async def test_a_paowang_game_shows_paowang_names_only(db, env) -> None:
     assert any(label.startswith("出牌：") for label in labels)  # the button names them too
     for label in labels:
         assert label.removeprefix("出牌：") not in ("对子", "顺子", "连对", "炸弹", "天王炸")
+
+
+async def test_a_computer_choice_made_as_the_player_came_back_is_dropped(db, monkeypatch) -> None:
+    """The computer plays for a seat in 托管 (outside the table's lock: it may think for
+    tens of milliseconds); the player presses 「我回来了」 meanwhile. The choice arrives
+    stamped with a timer the table has replaced: the door drops it, the player decides."""
+    async with running_service(
+        db, seed=1, turn_seconds=600, auto_pass=False
+    ) as (service, messenger):
+        human = user(10)
+        thinking, release = asyncio.Event(), asyncio.Event()
+        choose = service.parts.computers.choice
+
+        async def slow(current, index):
+            if index == 0:
+                thinking.set()
+                await release.wait()
+            return await choose(current, index)
+
+        monkeypatch.setattr(service.parts.computers, "choice", slow)
+        act = service.parts.door.act
+        for_seat_0: list[tuple[object, object]] = []
+
+        async def recording(command, early=None):
+            reply = await act(command, early)
+            if command.seat == 0 and not command.source.human:
+                for_seat_0.append((command, reply))
+                messenger.changed.set()
+            return reply
+
+        monkeypatch.setattr(service.parts.door, "act", recording)
+        table, _ = await _humans_and_computers(service, messenger, SHUANGKOU, 1)
+        table.seats[0].takeover = True  # seat 1 leads: seat 0's first turn is the computer's
+        await asyncio.wait_for(thinking.wait(), 20)
+        actions = len(table.log)
+        reply = await service.on_hand_callback(human, Callback(table.game_id, 0, Act.TAKEBACK))
+        assert not table.seats[0].takeover, reply
+        release.set()
+        await wait_until(lambda: bool(for_seat_0), messenger.changed)
+        (command, dropped), = for_seat_0
+        assert command.timer is not None and command.timer < table.timer
+        assert dropped == Reply() and len(table.log) == actions and table.engine.turn == 0
+        assert table.seats[0].live_message_id is not None  # asked, with buttons

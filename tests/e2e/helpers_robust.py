@@ -289,7 +289,7 @@ async def check_settlement(
             assert rating.games == 1
             assert rating.score == expected, (seat, rating, expected)
             assert f"{expected:+d}" in (result_message.text or "")
-    replayed = await service.stored.rebuild(record)
+    replayed = await service.parts.stored.rebuild(record)
     assert replayed is not None and replayed.result == result
 
 

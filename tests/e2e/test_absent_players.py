@@ -94,7 +94,7 @@ async def test_time_outs_then_托管_then_我回来了(
             what="the computer playing the seat",
         )
         assert len(_group_lines(fake, TIMEOUT_LINE)) == 2
-        assert "托管" in service.starting.render_table(table)
+        assert "托管" in service.parts.starting.render_table(table)
         # 我回来了: the seat is theirs again, and they play their turns themselves (with
         # time enough for a slow machine from now on)
         assert table.status == "playing"

@@ -74,7 +74,7 @@ async def test_a_complete_game_through_telegram(
         # the log in the database is the game: replaying it gives the same result
         record = await service.db.games.get(game_id)
         assert record is not None and record.status == "finished"
-        replayed = await service.stored.rebuild(record)
+        replayed = await service.parts.stored.rebuild(record)
         assert replayed.result == result
 
 

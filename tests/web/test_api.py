@@ -309,6 +309,12 @@ async def test_a_page_closed_on_its_turn_brings_the_prompt_back(
                 assert not service.cannot_beat(table, second)  # asked: a prompt would go out
                 turn = await watcher.wait_view(lambda v: v["turn"] == second)
                 assert turn["me"]["legal"]
+                # the page heard the play as it happened (to animate it), once
+                heard = [e for v in watcher.views for e in v["events"] if e["type"] == "play"]
+                assert [(e["seat"], sorted(e["cards"]), e["seq"]) for e in heard] == [
+                    (first, sorted(view["me"]["legal"][0]["cards"]), 1)
+                ]
+                assert heard[0]["name"] and not heard[0]["bomb"] and not heard[0]["timed_out"]
                 assert prompts(fake, [people[second]]) == before
             await fake.wait_for(
                 lambda: prompts(fake, [people[second]]) == before + 1, what="the prompt"

@@ -24,7 +24,7 @@ async def test_the_replay_page_steps_to_the_result(
     async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
         table = await start_game(fake, service, people, "双扣", 3)
         await finish(fake, service, people, table)
-        replay = await service.history.load(table.game_id)
+        replay = await service.parts.history.load(table.game_id)
         assert replay is not None
         last = len(replay.steps) - 1
         context = await browser.new_context(viewport=PHONE, device_scale_factor=1)
