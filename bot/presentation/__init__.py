@@ -1,3 +1,4 @@
 """What people read: every string (zh and en), names of plays and seats, the hand and table
-text, keyboards and their callback data. Imports the engines only (and ``telegram``'s
-keyboard types); never the service, storage or the edges."""
+text, keyboards and their callback data, a replay's steps, the /stats chart. Imports the
+engines only (and matplotlib, lazily, for the chart); never the service, storage or the
+edges."""

@@ -24,9 +24,7 @@ from bot.game.common import Outcome, Result
 from bot.presentation.callbacks import Callback
 from bot.presentation.keyboards import Keyboard
 from bot.presentation.render import SeatLabel, variant_name
-from bot.presentation.strings import Lang, text
-from bot.service.base import MAX_TEXT, Delivery, Reply, UserInfo
-from bot.service.replay_view import (
+from bot.presentation.replay_view import (
     Step,
     open_button,
     replay_steps,
@@ -34,6 +32,8 @@ from bot.service.replay_view import (
     step_keyboard,
     step_text,
 )
+from bot.presentation.strings import Lang, text
+from bot.service.base import MAX_TEXT, Delivery, Reply, UserInfo
 from bot.service.result_message import outcome_text, result_text
 from bot.service.tables import Table
 from bot.storage import GameRecord

@@ -8,8 +8,8 @@ refuses, the engine is rebuilt from the log, so memory and storage never disagre
 from __future__ import annotations
 
 from bot.game.common import Action, Event, Played
+from bot.game.replay import replay
 from bot.service.deps import Deps
-from bot.service.replay import replay
 from bot.service.settlement import settle
 from bot.service.tables import Settlement, Table
 

@@ -11,11 +11,11 @@ import asyncio
 import logging
 
 from bot.game.common import Action
+from bot.game.replay import replay
 from bot.service.deps import Deps
 from bot.service.events import GateOpened, Resumed, TurnBegan, TurnMode
 from bot.service.gate import RevealGate
 from bot.service.hands import HandMessages
-from bot.service.replay import replay
 from bot.service.starting import TableStart
 from bot.service.stored import StoredGames
 from bot.service.tables import Table

@@ -27,8 +27,8 @@ from typing import Final
 from bot.game.levels import titles
 from bot.game.variants import VARIANTS
 from bot.presentation.render import variant_name
+from bot.presentation.stats_chart import Band, ChartText, Series, cjk_font, draw
 from bot.presentation.strings import Lang, text
-from bot.service.stats_chart import Band, ChartText, Series, cjk_font, draw
 from bot.service.stats_figures import GameFacts, Record, facts_of, records_of
 from bot.storage import Database
 from bot.storage.stats import PlayedGame

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from bot.game.common import Action
 from bot.game.levels import level_for
+from bot.game.replay import replay
 from bot.game.variants import VARIANTS
-from bot.service.replay import replay
 from bot.storage.stats import GameLog, PlayedGame
 
 log = logging.getLogger(__name__)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from bot.game.common import Action
 from bot.game.protocol import GameState
+from bot.game.replay import replay
 from bot.game.variants import VARIANTS
 from bot.presentation.strings import Lang
 from bot.service.base import seat_language
 from bot.service.deps import Deps
 from bot.service.group_options import GroupOptions, options_from_json
 from bot.service.group_settings import GroupSettings
-from bot.service.replay import replay
 from bot.service.settlement import settlement_of
 from bot.service.tables import Table
 from bot.storage import GameRecord

@@ -12,17 +12,17 @@ from bot.game.cards import Card, format_cards, parse_cards
 from bot.game.common import Action, Result
 from bot.game.players import make_player
 from bot.game.protocol import GameState
+from bot.game.replay import replay
 from bot.game.variants import VARIANTS
 from bot.presentation.callbacks import Act, decode
 from bot.presentation.render import SeatLabel
-from bot.service.history import history_message, result_summary
-from bot.service.replay import replay
-from bot.service.replay_view import (
+from bot.presentation.replay_view import (
     replay_steps,
     step_json,
     step_keyboard,
     step_text,
 )
+from bot.service.history import history_message, result_summary
 from bot.storage.history import HistoryGame, HistorySeat
 
 SEEDS = range(12)

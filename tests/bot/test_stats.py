@@ -14,6 +14,7 @@ from bot.cli.simulate import next_actor
 from bot.game.common import Action
 from bot.game.players import make_player
 from bot.game.variants import VARIANTS
+from bot.presentation.stats_chart import cjk_font
 from bot.service.stats import (
     CAPTION_LIMIT,
     PlayerStats,
@@ -22,7 +23,6 @@ from bot.service.stats import (
     stats_text,
     visible_length,
 )
-from bot.service.stats_chart import cjk_font
 from bot.service.stats_figures import (
     GameFacts,
     Partner,
@@ -416,7 +416,7 @@ def test_no_chart_without_scores() -> None:
 def test_without_a_chinese_font_the_picture_is_drawn_and_the_log_says_so(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level("WARNING", logger="bot.service.stats_chart"):
+    with caplog.at_level("WARNING", logger="bot.presentation.stats_chart"):
         assert cjk_font((Path("/nowhere/NoSuchFont.ttc"),)) is None
     assert "no font with Chinese" in caplog.text
     png = chart_png([sk(1, won=True, score=4), pw(2, won=True, score=3)], "zh", None)

@@ -30,13 +30,13 @@ from bot.game.common import (
     Revealed,
     TrickTaken,
 )
+from bot.game.replay import replay
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.keyboards import Button, Keyboard, keyboard, page_button, press_button
 from bot.presentation.names import play_name
 from bot.presentation.render import SeatLabel, event_lines, place_name, play_html, variant_name
 from bot.presentation.strings import Lang, text
-from bot.service.replay import replay
 
 #: callback data keeps the shown step in six digits and the target in three
 MAX_STEPS = 1000
