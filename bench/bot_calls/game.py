@@ -108,7 +108,7 @@ async def _play(
     ]
     await asyncio.gather(*(p.play() for p in persons))
     await fake.wait_for_message(GROUP, contains="🏆", timeout=600)
-    assert table.channel is not None
+    assert table.has_channel
     await table.channel.drain()
     await asyncio.sleep(1.0)  # let the last requests finish
     outcome.seconds = time.monotonic() - began

@@ -118,7 +118,7 @@ class Person:
         return answer.text or ""
 
     async def _turn(self, message: FakeMessage) -> None:
-        game = self.table.game
+        game = self.table.engine
         choice = self.brain.choose(game.view(self.seat))
         styles = self.outcome.styles
         if choice is None and game.can_pass(self.seat):

@@ -118,7 +118,7 @@ async def _calls_game(
         persons.append(Person(spec.index, page, decide, think, random.Random(user_id), acts))
     await asyncio.gather(*(p.play() for p in persons))
     await fake.wait_for_message(spec.group, contains="🏆", timeout=120)
-    assert table.channel is not None
+    assert table.has_channel
     await table.channel.drain()
     await asyncio.sleep(1.0)
     result.seconds = time.monotonic() - began

@@ -52,7 +52,7 @@ class Departures:
         )
         await self.ledger.save_flags(table)
         self.deps.registry.unseat(table, index)
-        channel = table.group
+        channel = table.channel
         channel.post(text(table.lang, key, name=seat.label().html()))
         if counted_before and scored_by_desertion(table):  # 刨王: the game stops counting
             rule = desertion_rule(table.lang, table.fixed_scores)
@@ -66,7 +66,7 @@ class Departures:
         seat = table.seats[index]
         seat.left = True
         self.deps.registry.unseat(table, index)
-        table.group.post(text(table.lang, "event.left_out", name=seat.label().html()))
+        table.channel.post(text(table.lang, "event.left_out", name=seat.label().html()))
 
     async def blocked(self, table: Table, index: int) -> None:
         """A message to the seat's player was refused: they blocked the bot."""
@@ -145,12 +145,12 @@ class Departures:
         seat.takeover = False
         seat.timeouts = 0
         await self.ledger.save_flags(table)
-        table.group.post(text(table.lang, "event.takeback", name=seat.label().html()))
-        table.group.table_changed()
+        table.channel.post(text(table.lang, "event.takeback", name=seat.label().html()))
+        table.channel.table_changed()
         await self.deps.events.emit(table, TookBack(index))
         return Reply(text(seat.language, "ok.takeback"))
 
 
 def _out_of_cards(table: Table, index: int) -> bool:
-    game = table.game
+    game = table.engine
     return game is not None and not game.over and not game.hands[index]

@@ -47,7 +47,7 @@ class TableDoor:
         index = command.seat
         seat = table.seats[index]
         lang = seat.language
-        if table.status != "playing" or table.game is None:
+        if table.status != "playing" or not table.dealt:
             return Reply(text(lang, "err.game_over"))
         if command.timer is not None and command.timer != table.timer:
             return Reply()  # the table moved on while it was decided
@@ -109,5 +109,5 @@ class TableDoor:
         if table is None:
             return
         async with table.lock:
-            if table.status == "playing" and table.game is not None:
+            if table.status == "playing" and table.dealt:
                 await self.deps.events.emit(table, Resumed())

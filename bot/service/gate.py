@@ -119,7 +119,7 @@ class RevealGate:
             choice = self.computers.player(table, index).choose_reveal(game.view(index))
             events = await self.ledger.apply(table, Action.answer(index, choice))
             table.held_lines += event_lines(table.lang, events, table.labels())
-        channel = table.group
+        channel = table.channel
         for line in table.held_lines:
             channel.post(line)
         table.held_lines.clear()

@@ -20,12 +20,12 @@ class GroupLines:
         self._closing: set[asyncio.Task[None]] = set()
 
     async def on_acted(self, table: Table, event: Acted) -> None:
-        channel = table.group
+        channel = table.channel
         for line in event_lines(table.lang, list(event.events), table.labels()):
             channel.post(line)
 
     async def on_finished(self, table: Table, event: Finished) -> None:
-        channel = table.group
+        channel = table.channel
         channel.stop_following()  # the result, with its button, stays the last message
         channel.post(
             result_text(table, event.settlement),
@@ -34,7 +34,7 @@ class GroupLines:
         channel.table_changed()
 
     async def on_closed(self, table: Table, _event: Closed) -> None:
-        if table.status != "finished" or table.channel is None:
+        if table.status != "finished" or not table.has_channel:
             return  # a cancelled table's channel is closed by the cancel, once
         # the channel's last posts may wait for the group's pace: close it when drained
         closing = asyncio.create_task(table.channel.close())

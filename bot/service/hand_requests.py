@@ -45,7 +45,7 @@ class HandRequests:
         off now rather than in the seat's first action (a Telegram call the page would wait
         for). Called under the table's lock."""
         seat = table.seats[index]
-        if table.status != "playing" or table.game is None or seat.takeover:
+        if table.status != "playing" or not table.dealt or seat.takeover:
             return
         if seat.live_message_id is not None:
             await self.hands.retire(table, index, "")
@@ -55,7 +55,7 @@ class HandRequests:
         """The seat's last page closed: if they are to decide and have no prompt, send it.
         Called under the table's lock."""
         seat = table.seats[index]
-        if table.status != "playing" or table.game is None or seat.live_message_id is not None:
+        if table.status != "playing" or not table.dealt or seat.live_message_id is not None:
             return
         if table.gate_open:
             if index in table.ready_pending:

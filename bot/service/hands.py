@@ -193,10 +193,10 @@ class HandMessages:
         await self.deps.messenger.edit(seat.user_id, message_id, body)
 
     async def retire_all(self, table: Table) -> None:
-        if table.game is None:
+        if not table.dealt:
             return
         for index, seat in enumerate(table.seats):
             if seat.live_message_id is not None:
-                seat.takeover = seat.takeover and not table.game.over
+                seat.takeover = seat.takeover and not table.engine.over
                 await self.retire(table, index, "")
         await self.save(table)

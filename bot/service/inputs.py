@@ -53,7 +53,7 @@ class SeatInputs:
         ``early`` hears the answer as soon as it is known, before the edits that render it."""
         table = self.deps.registry.get(callback.game_id)
         # a seat's language is on the seat: the database is asked only for strangers
-        if table is None or table.status != "playing" or table.game is None:
+        if table is None or table.status != "playing" or not table.dealt:
             return await self._outdated(user, await self.people.language(user), message_id)
         index = table.seat_of(user.user_id)
         if index is None:
@@ -167,7 +167,7 @@ class SeatInputs:
         they are and that they sit at ``game_id``). The same checks and refusals as a button.
         """
         table = self.deps.registry.get(game_id)
-        if table is None or table.status != "playing" or table.game is None:
+        if table is None or table.status != "playing" or not table.dealt:
             return Reply(text(await self._language_of(user_id), "err.game_over"))
         index = table.seat_of(user_id)
         if index is None:
@@ -186,7 +186,7 @@ class SeatInputs:
     async def typed(self, user: UserInfo, message: str) -> Reply | None:
         """A play typed in the private chat; None when the user has no game (not for us)."""
         table = self.deps.registry.of_user(user.user_id)
-        if table is None or table.status != "playing" or table.game is None:
+        if table is None or table.status != "playing" or not table.dealt:
             return None
         index = table.seat_of(user.user_id)
         if index is None:

@@ -40,7 +40,7 @@ class Ledger:
         except Exception:
             table.log.pop()
             seat.version -= 1
-            table.game = replay(table.variant, table.seed, table.leader, None, table.log)
+            table.engine = replay(table.variant, table.seed, table.leader, None, table.log)
             raise
         return events
 

@@ -62,7 +62,7 @@ class Lobby:
         existing = self.deps.registry.in_chat(chat_id)
         if existing is not None:
             shown = existing.lobby_message_id if existing.status == "lobby" else None
-            if existing.channel is not None and existing.status != "lobby":
+            if existing.has_channel and existing.status != "lobby":
                 shown = existing.channel.table_message_id
             return Reply(
                 text(lang, "lobby.already_open", variant=variant_name(lang, existing.variant.name)),
@@ -257,13 +257,13 @@ class Lobby:
             await db.games.update(table.game_id, status="cancelled", finished_at=self.deps.clock())
             charged = await charge_deserters(db, table)
         await self.deps.events.emit(table, Closed())
-        if table.lobby_message_id is not None and table.game is None:
+        if table.lobby_message_id is not None and not table.dealt:
             await self.deps.messenger.edit(
                 table.chat_id, table.lobby_message_id, text(table.lang, "lobby.cancelled")
             )
         else:
             await self.hands.retire_all(table)
-            if table.channel is not None:
+            if table.has_channel:
                 # the group is told once: by the answer to /cancel, not by the table too
                 await table.channel.close()
         return Reply(text(lang, "cancel.done_charged" if charged else "cancel.done"))

@@ -73,7 +73,7 @@ class Recovery:
         if record.status == "lobby":
             return
         actions = await self.stored.log_of(record.id)
-        table.game = game = replay(table.variant, table.seed, table.leader, record.hands, [])
+        table.engine = game = replay(table.variant, table.seed, table.leader, record.hands, [])
         for action in actions:
             game.apply(action)
             table.log.append(action)

@@ -363,7 +363,7 @@ class GameService:
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
             self.parts.timers.cancel(table)
-            if table.channel is not None:
+            if table.has_channel:
                 await table.channel.close()
         await self.parts.lines.shutdown()
         await self.answers.close()

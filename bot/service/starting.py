@@ -35,7 +35,7 @@ class TableStart:
         deps = self.deps
         table.seed = deps.new_seed()
         table.leader = await self.next_leader(table)
-        table.game = table.variant.deal(table.seed, table.leader)
+        table.engine = table.variant.deal(table.seed, table.leader)
         table.status = "playing"
         table.started_at = deps.clock()
         table.fixed_scores = [None] * table.size

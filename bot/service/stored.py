@@ -48,7 +48,7 @@ class StoredGames:
         if game is None or game.result is None:
             return None
         table = await self.table_of(record)
-        table.game = game
+        table.engine = game
         table.log = await self.log_of(record.id)
         table.fixed_scores = self.fixed_scores(table, record)
         rows = await self.deps.db.results.for_game(record.id)

@@ -91,7 +91,7 @@ class Table:
     lang: Lang
     seats: list[Seat]
     status: GameStatus = "lobby"
-    game: GameState | None = None  # the engine's game once started
+    _engine: GameState | None = field(default=None, repr=False)  # once dealt: see engine
     seed: int | None = None
     leader: int | None = None
     started_at: float | None = None
@@ -100,7 +100,7 @@ class Table:
     #: per seat, a score a desertion fixed (it replaces the game's result), or None
     fixed_scores: list[int | None] = field(default_factory=list)
     lobby_message_id: int | None = None
-    channel: GroupChannel | None = None
+    _channel: GroupChannel | None = field(default=None, repr=False)  # see channel
     previous_game_id: int | None = None
     ready_pending: set[int] = field(default_factory=set)  # 刨王: humans yet to pass the 亮王 gate
     held_lines: list[str] = field(default_factory=list)  # group lines held back by the gate
@@ -141,10 +141,19 @@ class Table:
 
     @property
     def engine(self) -> GameState:
-        """The game, for a table that has started (a lobby has none)."""
-        if self.game is None:
+        """The game, for a table that has been dealt (a lobby has none: see ``dealt``)."""
+        if self._engine is None:
             raise RuntimeError(f"table {self.game_id} has no game yet")
-        return self.game
+        return self._engine
+
+    @engine.setter
+    def engine(self, game: GameState) -> None:
+        self._engine = game
+
+    @property
+    def dealt(self) -> bool:
+        """The table has a game (it was dealt; a lobby was not)."""
+        return self._engine is not None
 
     @property
     def result(self) -> Result:
@@ -155,11 +164,20 @@ class Table:
         return result
 
     @property
-    def group(self) -> GroupChannel:
-        """The paced channel to the group, for a table that has started."""
-        if self.channel is None:
+    def channel(self) -> GroupChannel:
+        """The paced channel to the group, for a table that has started (see
+        ``has_channel``)."""
+        if self._channel is None:
             raise RuntimeError(f"table {self.game_id} has no channel yet")
-        return self.channel
+        return self._channel
+
+    @channel.setter
+    def channel(self, channel: GroupChannel) -> None:
+        self._channel = channel
+
+    @property
+    def has_channel(self) -> bool:
+        return self._channel is not None
 
     @property
     def size(self) -> int:

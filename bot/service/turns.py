@@ -70,10 +70,10 @@ class Turns:
         key = "event.timeout_pass" if passed else "event.timeout_play"
         name = seat.label().html()
         lang = table.lang
-        table.group.post(text(lang, "event.timeout", name=name, action=text(lang, key)))
+        table.channel.post(text(lang, "event.timeout", name=name, action=text(lang, key)))
         if seat.timeouts >= 2 and not seat.takeover:
             seat.takeover = True
-            table.group.post(text(lang, "event.takeover", name=name))
+            table.channel.post(text(lang, "event.takeover", name=name))
         await self.ledger.save_flags(table)
 
     async def on_acted(self, table: Table, _event: Acted) -> None:
@@ -110,7 +110,7 @@ class Turns:
 
     async def advance(self, table: Table) -> None:
         """Say who acts next and how; the hand messages and the timers follow."""
-        table.group.table_changed()
+        table.channel.table_changed()
         game = table.engine
         index = game.turn
         if index is None or game.over:

@@ -137,7 +137,7 @@ class WebTable:
         """The game's table: in play, finished lately, or finished before a restart (read
         back from the database, so a result screen survives the bot)."""
         table = self.service.table(game_id)
-        if table is not None and table.game is not None:
+        if table is not None and table.dealt:
             return table
         table = self.live.finished(game_id)
         if table is None:

@@ -74,7 +74,7 @@ def person_of(table: Table, people: list[Any], index: int) -> Any:
 async def answer_gate(service: GameService, table: Table, people: list[Any], reveal: bool) -> None:
     for index in sorted(table.ready_pending):
         seat = table.seats[index]
-        holder = index in table.game.reveal_pending
+        holder = index in table.engine.reveal_pending
         act = Act.REVEAL if holder else Act.READY
         arg = int(reveal) if holder else None
         reply = await service.on_hand_callback(
@@ -91,15 +91,15 @@ async def act_once(
     await wait_until(
         lambda: (
             table.status != "playing"
-            or (table.game.turn is not None and table.seats[table.game.turn].plays_itself)
+            or (table.engine.turn is not None and table.seats[table.engine.turn].plays_itself)
         ),
         messenger.changed,
     )
     if table.status != "playing":
         return
-    index = table.game.turn
-    lowest = sorted(table.game.hands[index])[:1]
-    words = "不出" if table.game.can_pass(index) else format_cards(lowest)
+    index = table.engine.turn
+    lowest = sorted(table.engine.hands[index])[:1]
+    words = "不出" if table.engine.can_pass(index) else format_cards(lowest)
     reply = await service.typed_play(person_of(table, people, index), words)
     assert reply is not None and reply.text == "", reply
 
@@ -107,7 +107,7 @@ async def act_once(
 async def take_turns(
     service: GameService, messenger: RecordingMessenger, table: Table, people: list[Any], turns: int
 ) -> None:
-    while min(paowang_scoring.turns_taken(table.game)) < turns:
+    while min(paowang_scoring.turns_taken(table.engine)) < turns:
         await act_once(service, messenger, table, people)
 
 
@@ -240,8 +240,8 @@ async def test_the_one_minute_rule_never_waives_a_deserters_penalty(
         await wait_until(lambda: table.status == "finished", messenger.changed)
         await table.channel.drain()
         price = paowang_scoring.escape_penalty
-        penalty = -20 if variant is SHUANGKOU else price(table.game, index)
-        opener_penalty = -20 if variant is SHUANGKOU else price(table.game, 0)
+        penalty = -20 if variant is SHUANGKOU else price(table.engine, index)
+        opener_penalty = -20 if variant is SHUANGKOU else price(table.engine, 0)
         got = await scores(db, table)
         assert got[index] == penalty < 0 and got[0] == opener_penalty < 0
         assert all(score == 0 for seat, score in enumerate(got) if seat not in (0, index))
@@ -260,7 +260,7 @@ async def test_shuangkou_逃跑_costs_20_and_the_others_keep_the_result(db: Data
         assert table.fixed_scores == [-20, None, None, None]
         await wait_until(lambda: table.status == "finished", messenger.changed)
         await table.channel.drain()
-        result = table.game.result
+        result = table.engine.result
         assert await scores(db, table) == (-20, *result.deltas[1:])
         assert UNSCORED not in group_text(messenger)
 
@@ -301,10 +301,10 @@ async def test_leaving_after_going_out_is_no_desertion(db: Database, variant: Va
         table, people = await start(service, variant, humans=variant.seats)
         if table.gate_open:
             await answer_gate(service, table, people, reveal=False)
-        while not any(not table.game.hands[table.seat_of(p.user_id)] for p in people):
+        while not any(not table.engine.hands[table.seat_of(p.user_id)] for p in people):
             await act_once(service, messenger, table, people)
-        assert not table.game.over
-        out = next(p for p in people if not table.game.hands[table.seat_of(p.user_id)])
+        assert not table.engine.over
+        out = next(p for p in people if not table.engine.hands[table.seat_of(p.user_id)])
         index = table.seat_of(out.user_id)
         sent_to_them = len(messenger.chat(out.user_id))
         reply = await service.leave(out)
@@ -314,7 +314,7 @@ async def test_leaving_after_going_out_is_no_desertion(db: Database, variant: Va
         assert out.user_id not in service.by_user
         assert all(score is None for score in table.fixed_scores)
         await play_to_the_end(service, messenger, table, [p for p in people if p is not out])
-        assert await scores(db, table) == table.game.result.deltas
+        assert await scores(db, table) == table.engine.result.deltas
         text_shown = group_text(messenger)
         assert "先走一步（不算逃跑）" in text_shown and UNSCORED not in text_shown
         # nothing new was sent to them (their old messages may be edited, not added to)

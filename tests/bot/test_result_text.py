@@ -26,13 +26,13 @@ def table_with(variant: Variant, result: Result, fixed: list[int | None] | None 
         seats=seats,
         status="playing",
     )
-    table.game = SimpleNamespace(result=result)
+    table.engine = SimpleNamespace(result=result)
     table.fixed_scores = fixed or [None] * variant.seats
     return table
 
 
 def settled(table: Table, *, short: bool = False, by_desertion: bool = False) -> Settlement:
-    result = table.game.result
+    result = table.engine.result
     fixed = table.fixed_scores
     rows = [
         ResultRow(

@@ -98,9 +98,9 @@ async def _play_humans(service, messenger, table, people, on_prompt=None) -> int
                 )
                 or (
                     not table.gate_open
-                    and table.game.turn is not None
-                    and table.seats[table.game.turn].plays_itself
-                    and table.seats[table.game.turn].live_message_id is not None
+                    and table.engine.turn is not None
+                    and table.seats[table.engine.turn].plays_itself
+                    and table.seats[table.engine.turn].live_message_id is not None
                 )
             ),
             messenger.changed,
@@ -111,7 +111,7 @@ async def _play_humans(service, messenger, table, people, on_prompt=None) -> int
             for index in sorted(table.ready_pending):
                 seat = table.seats[index]
                 person = next(p for p in people if p.user_id == seat.user_id)
-                holder = index in table.game.reveal_pending
+                holder = index in table.engine.reveal_pending
                 act = Callback(
                     table.game_id,
                     seat.version,
@@ -120,7 +120,7 @@ async def _play_humans(service, messenger, table, people, on_prompt=None) -> int
                 )
                 await service.on_hand_callback(person, act)
             continue
-        index = table.game.turn
+        index = table.engine.turn
         seat = table.seats[index]
         if on_prompt is not None:
             on_prompt(index)
@@ -129,7 +129,7 @@ async def _play_humans(service, messenger, table, people, on_prompt=None) -> int
             person, Callback(table.game_id, seat.version, Act.HINT)
         )
         presses += 1
-        if seat.selected and (presses % 3 or not table.game.can_pass(index)):
+        if seat.selected and (presses % 3 or not table.engine.can_pass(index)):
             reply = await service.on_hand_callback(
                 person, Callback(table.game_id, seat.version, Act.PLAY)
             )
@@ -147,7 +147,7 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
     table, people = await _humans_and_computers(service, messenger, variant, humans)
     await _play_humans(service, messenger, table, people)
     await table.channel.drain()
-    result = table.game.result
+    result = table.engine.result
     rows = await db.results.for_game(table.game_id)
     for index, seat in enumerate(table.seats):
         if seat.is_human:
@@ -163,7 +163,7 @@ async def test_humans_and_computers_finish_a_game_and_are_rated(db, env, variant
     group_text = "\n".join(messenger.everything_shown(GROUP))
     # the deal is random: a 亮王 line only when someone (a human, or a computer choosing to)
     # showed a 大王
-    if variant is PAOWANG and table.game.any_revealed:
+    if variant is PAOWANG and table.engine.any_revealed:
         assert "亮王" in group_text
 
 
@@ -189,7 +189,7 @@ async def _humans_asked_without_a_play(service, messenger, variant) -> tuple[obj
 
     def on_prompt(index: int) -> None:
         nonlocal asked
-        asked += cannot_beat(table.game, index)
+        asked += cannot_beat(table.engine, index)
 
     await _play_humans(service, messenger, table, people, on_prompt)
     assert table.status == "finished"
@@ -300,7 +300,7 @@ async def test_a_timer_job_that_failed_after_its_action_moves_on_not_again(db, m
         before = prompts()
         await wait_until(lambda: prompts() > before or bool(chose_for_the_human), messenger.changed)
         assert not chose_for_the_human
-        assert table.game.turn == 0 and len(table.log) == failed[0]
+        assert table.engine.turn == 0 and len(table.log) == failed[0]
 
 
 async def test_a_paowang_game_shows_paowang_names_only(db, env) -> None:

@@ -106,7 +106,7 @@ async def finish(
     """Let the humans still seated play the game out; the result message once posted."""
     await play_out(fake, service, people, table.game_id, timeout=60.0)
     result = await fake.wait_for_message(GROUP, contains="结果")
-    assert table.channel is not None
+    assert table.has_channel
     await table.channel.drain()
     return result
 
@@ -116,7 +116,7 @@ async def wait_turn_of(fake: FakeTelegram, table: Table, user_id: int) -> FakeMe
 
     def ready() -> FakeMessage | None:
         seat = table.seat_of(user_id)
-        if seat is None or table.status != "playing" or table.game.turn != seat:
+        if seat is None or table.status != "playing" or table.engine.turn != seat:
             return None
         if table.gate_open:
             return None
@@ -145,9 +145,9 @@ async def decider(fake: FakeTelegram, table: Table, people: list[int]) -> tuple[
     """Wait until one of ``people`` is to act; (that person, their live hand message)."""
 
     def found() -> tuple[int, FakeMessage] | None:
-        if table.status != "playing" or table.gate_open or table.game.turn is None:
+        if table.status != "playing" or table.gate_open or table.engine.turn is None:
             return None
-        user_id = table.seats[table.game.turn].user_id
+        user_id = table.seats[table.engine.turn].user_id
         if user_id not in people:
             return None
         message = live_message(fake, user_id)
@@ -209,7 +209,7 @@ class Snapshot:
 
 
 def snapshot(table: Table) -> Snapshot:
-    game = table.game
+    game = table.engine
     return Snapshot(
         status=table.status,
         log=tuple(table.log),
@@ -239,12 +239,12 @@ def escape_penalty(table: Table, seat: int) -> int:
 def expected_scores(table: Table, escaped: dict[int, int], shown: str) -> list[int]:
     """Each seat's score: the game's result, or the escapers' penalties; in 刨王 a desertion
     fixes every score (partners 0, the other side a win ×1 when the result says it counted)."""
-    result = table.game.result
+    result = table.engine.result
     if table.variant.name != "paowang" or not escaped:
         return [escaped.get(seat, result.deltas[seat]) for seat in range(table.size)]
 
     (first,) = escaped  # one deserter in these tests
-    game = table.game
+    game = table.engine
     counted = "另一方每人按赢 1 局计分" in shown
     assert counted or "另一方也不计分" in shown, shown
     win, _ = paowang_scoring.settlement_row(len(game.wang_side), first not in game.wang_side)
@@ -269,7 +269,7 @@ async def check_settlement(
     applies (no score moves). The game is finished in the database and replays to the result.
     """
     escaped = escaped or {}
-    result = table.game.result
+    result = table.engine.result
     assert result is not None
     scores = expected_scores(table, escaped, result_message.text or "")
     record = await service.db.games.get(table.game_id)
@@ -341,9 +341,9 @@ class Recorder:
         held: Counter[Card] = Counter()
         played: Counter[Card] = Counter()
         for table in self.tables.values():
-            if table.game is None:
+            if not table.dealt:
                 continue
-            for seat, hand in zip(table.seats, table.game.hands, strict=True):
+            for seat, hand in zip(table.seats, table.engine.hands, strict=True):
                 held.update(hand)
                 if seat.user_id is not None:
                     hands[seat.user_id] = Counter(hand)

@@ -67,7 +67,7 @@ async def test_time_outs_then_托管_then_我回来了(
     settings = fast_settings(fake, tmp_path / "bot.sqlite3", turn_seconds=0.4, computer_delay=0.02)
     async with running_bot(settings, deals=deals) as service:
         table = await start_game(fake, service, people, "双扣", 3)
-        assert table.leader is None and table.game.leader == leader
+        assert table.leader is None and table.engine.leader == leader
         seat = table.seats[0]
         prompt = await wait_turn_of(fake, table, player)
         mine_before = [a for a in table.log if a[1] == 0]
@@ -249,7 +249,7 @@ async def test_an_unanswered_亮王_gate_closes_on_its_timer(
         assert all(prompt is not None and prompt.reply_markup for prompt in prompts)
         await fake.wait_for(lambda: not table.gate_open, what="the gate closed by its timer")
         humans = {0, 1}
-        holders = {seat for seat, n in enumerate(table.game.big_jokers) if n}
+        holders = {seat for seat, n in enumerate(table.engine.big_jokers) if n}
         declined = {seat for kind, seat, _ in table.log if kind == "decline"}
         revealed = {seat for kind, seat, _ in table.log if kind == "reveal"}
         assert 0 in holders and holders & humans <= declined and not revealed & humans

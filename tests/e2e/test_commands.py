@@ -68,7 +68,7 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         table = service.tables[game_id]
         await play_out(fake, service, people, game_id)
         await fake.wait_for_message(GROUP, contains="结果")
-        deltas = table.game.result.deltas
+        deltas = table.engine.result.deltas
         await fake.send_text(people[0], GROUP, "/top")
         top = await fake.wait_for_message(GROUP, contains="本群绍兴双扣排行")
         for index, seat in enumerate(table.seats):

@@ -69,7 +69,7 @@ async def test_commands_around_a_games_end_stay_within_the_group_limit(
         for user_id in [player, *onlookers]:
             for command in ("/rank", "/top", "/help"):
                 await fake.send_text(user_id, GROUP, command)
-        assert table.channel is not None
+        assert table.has_channel
         await table.channel.drain()
         await fake.wait_for(lambda: not fake._pending, 30, what="every update read")
     times = [

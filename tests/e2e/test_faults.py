@@ -184,7 +184,7 @@ async def test_a_player_who_blocks_the_bot_escapes_and_the_game_finishes(
             gate = await fake.wait_for(lambda: live_message(fake, blocks), what="gate")
             label = "不亮" if "不亮" in gate.labels else "知道了，继续"
             await (await fake.press(blocks, blocks, gate.message_id, label)).answered()
-        elif table.game.turn == seat:
+        elif table.engine.turn == seat:
             await hint_and_play(fake, blocks, await wait_turn_of(fake, table, blocks))
         assert live_message(fake, blocks) is None
         if notified:
@@ -258,7 +258,7 @@ async def test_a_deleted_table_message_is_sent_again(
     async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
         table = await start_game(fake, service, people, "双扣", 3)
         await wait_turn_of(fake, table, player)
-        assert table.channel is not None
+        assert table.has_channel
         await table.channel.drain()
         first = table.channel.table_message_id
         assert first is not None

@@ -48,7 +48,7 @@ async def test_a_complete_game_through_telegram(
         result_message = await fake.wait_for_message(GROUP, contains="结果")
         await table.channel.drain()
 
-        result = table.game.result
+        result = table.engine.result
         # the settlement is in the group, and every human's rating moved by their delta
         for index, seat in enumerate(table.seats):
             if seat.is_human:

@@ -35,7 +35,7 @@ async def test_full_speed_game_stays_under_the_group_limit(
         await play_out(fake, service, people, game_id)
         result = await fake.wait_for_message(GROUP, contains="结果", timeout=60)
         await table.channel.drain()
-        assert f"{table.game.result.deltas[0]:+d}" in result.text
+        assert f"{table.engine.result.deltas[0]:+d}" in result.text
     group = fake.chat(GROUP)
     times = sorted(v.time for v in group.history)
     busiest = max(sum(1 for t in times if start <= t < start + 60) for start in times)

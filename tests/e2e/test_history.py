@@ -62,7 +62,7 @@ def cards_left(message: FakeMessage) -> int:
 
 
 def winners_text(table: Table) -> str:
-    result = table.game.result
+    result = table.engine.result
     names = []
     for seat in result.winners:
         label = table.seats[seat]
@@ -100,7 +100,7 @@ async def test_history_lists_finished_games_and_a_replay_steps_to_the_result(
         assert "绍兴双扣" in lines[1] and "通化刨王" in lines[0]
         for line in lines:
             assert "玩家1" in line and "🤖 电脑1" in line
-        outcome = first.game.result.outcome
+        outcome = first.engine.result.outcome
         if outcome == "平扣":
             assert lines[1].endswith("平扣")
         else:

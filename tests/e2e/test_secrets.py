@@ -143,7 +143,7 @@ def _arrangements(case: str) -> tuple[list[list[Card]], list[list[Card]], int, C
 def _choice(table: Table, excluded: set[Card]) -> tuple[int, str | None]:
     """The seat to act, and its scripted play: the lowest single that beats the table (or
     leads) among its cards that are no joker and not ``excluded``; None: pass."""
-    game = table.game
+    game = table.engine
     seat = game.turn
     assert seat is not None
     usable = sorted({card for card in game.hands[seat] if not _is_joker(card)} - excluded)
@@ -187,7 +187,7 @@ async def _transcript(
 
 
 async def _settled(table: Table) -> None:
-    assert table.channel is not None
+    assert table.has_channel
     await table.channel.drain()
 
 
@@ -205,7 +205,7 @@ async def _gate(fake: FakeTelegram, service: GameService, table: Table, people: 
 
 
 def _prompted(table: Table) -> bool:
-    turn = table.game.turn
+    turn = table.engine.turn
     return turn is not None and table.seats[turn].live_message_id is not None
 
 

@@ -165,7 +165,7 @@ async def test_a_game_in_progress_keeps_its_own_turn_time(
         assert table.options is not None and table.options.turn_seconds == 20.0
 
         def deadline() -> float | None:
-            return table.deadline if table.game.turn == 0 else None
+            return table.deadline if table.engine.turn == 0 else None
 
         # the human leads: their deadline is 20 s away, not the environment's 60
         left = await fake.wait_for(deadline, what="the deadline") - service.clock()

@@ -41,7 +41,7 @@ class Played:
 
 
 def played(table: Table) -> Played:
-    result = table.game.result
+    result = table.engine.result
     assert result is not None
     return Played(
         table.variant.name,

@@ -35,7 +35,7 @@ async def start_game(
     game_id = service.by_chat[GROUP]
     table = service.tables[game_id]
     await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
-    await fake.wait_for(lambda: table.game is not None, what="the deal")
+    await fake.wait_for(lambda: table.dealt, what="the deal")
     return table
 
 

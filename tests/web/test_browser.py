@@ -29,7 +29,7 @@ async def start(fake: FakeTelegram, service: GameService, people: list[int], var
     lobby = await open_lobby(fake, people, variant, 0)
     table = service.tables[service.by_chat[GROUP]]
     await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
-    await fake.wait_for(lambda: table.game is not None, what="the deal")
+    await fake.wait_for(lambda: table.dealt, what="the deal")
     return table
 
 

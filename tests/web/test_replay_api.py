@@ -64,7 +64,7 @@ async def test_a_finished_games_replay_step_by_step(
                 assert view["over"] == (step == count - 1)
                 assert (view["result"] is None) == (step < count - 1)
             # the last step: the game's result, as the group was shown it
-            result = table.game.result
+            result = table.engine.result
             assert [s["place"] for s in view["seats"]] == [
                 result.finish_order.index(i) + 1 if i in result.finish_order else None
                 for i in range(4)
@@ -72,7 +72,7 @@ async def test_a_finished_games_replay_step_by_step(
             assert view["result"]["headline"] in (result_message.text or "")
             assert "🏆" in view["result"]["html"]
             assert [sorted(card_of(c) for c in s["hand"]) for s in view["seats"]] == [
-                sorted(hand) for hand in table.game.hands
+                sorted(hand) for hand in table.engine.hands
             ]
             # a member of the group who did not play may watch it too
             watcher = init_data_for(fake.token, SPECTATOR, "观众")
