@@ -299,17 +299,18 @@ def report(runs: list[LoadRun], start: tuple[str, str, str], command: str) -> st
             "",
         ]
     lines += [
-        "**own** (ms) = from the start of PTB's processing of an update (a handler in group -1, "
-        "before the bot's) to the end of its last handler group (a handler in the last "
-        "group), less the time its calls waited inside the rate limiter (`bot/edge/metrics.py`). "
-        "The handlers await every call they make (the callback answer comes last), so this "
-        "is the update arriving at the bot's handlers to its last API call returning. It "
-        "includes waiting for the table's lock (held by a computer's turn, say), the SQLite "
-        "transaction, rendering, the HTTP round trips to the local fake server, and the time "
-        "the event loop spends on other updates and jobs meanwhile. Not in it: the "
-        "getUpdates long poll and the parsing of the update before dispatch, and the group "
-        "table edits and posts, which the group's channel sends later on its own task. "
-        "**less API** also takes out the time inside the HTTP requests (encoding, round trip, "
+        "**own** (ms) = from the start of PTB's processing of an update (a handler in the "
+        "first group, before the bot's) to the end of its last handler group (a handler in "
+        "the last group), less the time its calls waited inside the rate limiter "
+        "(`bot/edge/metrics.py`). The handlers await every call they make (the callback "
+        "answer comes last), so this is the update arriving at the bot's handlers to its last"
+        " API call returning. It includes waiting for the table's lock (held by a computer's "
+        "turn, say), the SQLite transaction, rendering, the HTTP round trips to the local "
+        "fake server, and the time the event loop spends on other updates and jobs meanwhile."
+        " Not in it: the getUpdates long poll and the parsing of the update before dispatch, "
+        "and the group table edits and posts, which the group's channel sends later on its "
+        "own task. **less API** also takes out the time inside the HTTP requests (encoding, "
+        "round trip, "
         "decoding, and the loop's delay in resuming after the answer arrived).",
         "",
     ]

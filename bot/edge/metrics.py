@@ -3,12 +3,13 @@
 Nothing here runs unless :func:`instrument` is called on an application (``bench.load`` does);
 the bot itself never calls it, so an uninstrumented bot pays nothing.
 
-What one sample measures: from the moment PTB starts processing an update (a handler in group
--1, before every other handler) to the moment the last handler group is done with it (a handler
-in the last group), minus the time its API calls spent waiting inside the rate limiter. The
-handlers await every call they make (the callback answer, the presser's hand message, the next
-player's prompt), so the end is the end of the update's last API call. Group table edits and
-posts are not in it: the group's channel sends them later, on its own task, paced.
+What one sample measures: from the moment PTB starts processing an update (a handler in the
+first group, before every other handler) to the moment the last handler group is done with it
+(a handler in the last group), minus the time its API calls spent waiting inside the rate
+limiter. The handlers await every call they make (the callback answer, the presser's hand
+message, the next player's prompt), so the end is the end of the update's last API call. Group
+table edits and posts are not in it: the group's channel sends them later, on its own task,
+paced.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, BaseRateLimiter, ContextTypes, TypeHandler
 
-#: the group of the closing handler: after every group the bot uses
+#: the groups of the opening and the closing handler: before and after every group the bot
+#: uses (a group runs only its first matching handler: sharing one with the bot's own, such
+#: as the member cache's note of who pressed, would leave those updates untimed)
+FIRST_GROUP = -1_000_000
 LAST_GROUP = 1_000_000
 
 
@@ -154,7 +158,7 @@ def instrument(application: Application) -> UpdateTimings:  # type: ignore[type-
         _span.set(None)
         timings.samples.append(span.sample())
 
-    application.add_handler(TypeHandler(object, begin), group=-1)
+    application.add_handler(TypeHandler(object, begin), group=FIRST_GROUP)
     application.add_handler(TypeHandler(object, end), group=LAST_GROUP)
     bot = application.bot
     limiter = getattr(bot, "rate_limiter", None)
