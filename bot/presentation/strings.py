@@ -22,6 +22,9 @@ LANGUAGES: tuple[Lang, ...] = ("zh", "en")
 
 CATALOG: dict[Lang, dict[str, str]] = {"zh": _ZH, "en": _EN}
 
+#: the longest text Telegram takes in one message
+MAX_TEXT = 4096
+
 
 def text(lang: Lang | str, key: str, **values: object) -> str:
     """The text ``key`` in ``lang`` (falling back to Chinese), filled with ``values``."""

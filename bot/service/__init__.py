@@ -4,7 +4,8 @@ This module is the service's public face: the Telegram edge (``bot.edge``) and t
 (``bot.web``) import from here and from nothing else in ``bot.service`` (an import-linter
 contract in ``pyproject.toml`` holds them to it)."""
 
-from bot.service.base import MAX_TEXT, Delivery, Messages, Reply, Scheduler, Sent, UserInfo
+from bot.presentation.strings import MAX_TEXT
+from bot.service.base import Delivery, Messages, Reply, Scheduler, Sent, UserInfo
 from bot.service.commands import Source
 from bot.service.events import (
     PUBLIC_EVENTS,

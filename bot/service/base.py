@@ -77,8 +77,6 @@ class MemberCheck(Protocol):
     ) -> Awaitable[bool | None]: ...
 
 
-#: the longest text Telegram takes in one message
-MAX_TEXT = 4096
 
 
 class Delivery(Enum):

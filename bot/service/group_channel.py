@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.presentation.keyboards import Keyboard
-from bot.service.base import MAX_TEXT, Delivery, Messages
+from bot.presentation.strings import MAX_TEXT
+from bot.service.base import Delivery, Messages
 
 log = logging.getLogger(__name__)
 

@@ -16,28 +16,25 @@ from __future__ import annotations
 import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from bot.game.common import Outcome, Result
 from bot.presentation.callbacks import Callback
+from bot.presentation.history_text import history_message, when_text
 from bot.presentation.keyboards import Keyboard
-from bot.presentation.render import SeatLabel, variant_name
+from bot.presentation.render import SeatLabel
 from bot.presentation.replay_view import (
     Step,
-    open_button,
     replay_steps,
     step_json,
     step_keyboard,
     step_text,
 )
 from bot.presentation.strings import Lang, text
-from bot.service.base import MAX_TEXT, Delivery, Reply, UserInfo
+from bot.service.base import Delivery, Reply, UserInfo
 from bot.service.result_message import outcome_text, result_text
 from bot.service.tables import Table
 from bot.storage import GameRecord
-from bot.storage.history import HistoryGame
 
 if TYPE_CHECKING:
     from bot.service.deps import Deps
@@ -48,13 +45,10 @@ if TYPE_CHECKING:
 #: how many games /history lists: in a group, and a player's own in a private chat
 GROUP_GAMES = 10
 PLAYER_GAMES = 20
-#: times are shown in China Standard Time (the games' home; the bot has no time zone setting)
-SHOWN_ZONE = timezone(timedelta(hours=8))
 #: finished games kept replayed in memory
 CACHE_GAMES = 32
 #: replay messages whose shown step is remembered (to skip an edit that changes nothing)
 SHOWN_MESSAGES = 10_000
-BUTTONS_PER_ROW = 5
 
 
 @dataclass(frozen=True)
@@ -73,85 +67,6 @@ class Replay:
 
     def when(self) -> str:
         return when_text(self.record.finished_at or self.record.created_at)
-
-
-def when_text(at: float) -> str:
-    return datetime.fromtimestamp(at, UTC).astimezone(SHOWN_ZONE).strftime("%Y-%m-%d %H:%M")
-
-
-# ---- the lines ------------------------------------------------------------------------------
-
-
-def result_summary(lang: Lang, game: HistoryGame) -> str:
-    """How a past game came out, in a few words: 双扣/单扣/平扣 or 刨王's side and snow, with
-    who won; 逃跑 and the one-minute rule noted."""
-    if game.status == "cancelled":
-        return text(lang, "history.cancelled")
-    names = "、".join(_name(seat.name, seat.is_computer) for seat in game.winners)
-    outcome = game.outcome or ""
-    if outcome in ("双扣", "单扣", "平扣"):
-        head = text(lang, f"outcome.{outcome}")
-    else:
-        head = _paowang_head(lang, game)
-        if outcome in ("小雪", "大雪"):
-            head += text(lang, f"history.snow.{outcome}")
-    summary = text(lang, "history.won", outcome=head, names=names) if names else head
-    if game.escaped:
-        escaped = "、".join(_name(seat.name, seat.is_computer) for seat in game.escaped)
-        summary += text(lang, "history.escaped", names=escaped)
-    if game.note == "short game":
-        summary += text(lang, "history.short")
-    return summary
-
-
-def _paowang_head(lang: Lang, game: HistoryGame) -> str:
-    """刨王's side that won, by the result's own rule: the 王 side is one or two seats."""
-    winners = tuple(seat.seat for seat in game.winners)
-    return outcome_text(lang, Result(Outcome.WIN, (), (), winners), len(game.seats))
-
-
-def _name(name: str, is_computer: bool) -> str:
-    return SeatLabel(name, is_computer).html()
-
-
-def history_line(lang: Lang, game: HistoryGame, *, user_id: int | None = None) -> str:
-    """One game: number, when, game, players, result (and in a player's own history, their
-    score change)."""
-    players = "、".join(_name(seat.name, seat.is_computer) for seat in game.seats)
-    line = text(
-        lang,
-        "history.line",
-        game=game.game_id,
-        when=when_text(game.ended_at),
-        variant=variant_name(lang, game.variant),
-        players=players,
-        result=result_summary(lang, game),
-    )
-    mine = game.seat_of(user_id) if user_id is not None else None
-    if mine is not None and mine.adjusted_delta is not None:
-        line += text(lang, "history.mine", delta=f"{mine.adjusted_delta:+d}")
-    return line
-
-
-def history_message(
-    lang: Lang, games: list[HistoryGame], *, group: bool, user_id: int | None = None
-) -> tuple[str, Keyboard | None]:
-    """The /history answer: a title, a line per game, a ▶ button per replayable game."""
-    if not games:
-        return text(lang, "history.empty_group" if group else "history.empty_private"), None
-    title = text(lang, "history.title_group" if group else "history.title_private")
-    hint = ["", text(lang, "history.hint")]
-    lines = [title] + [history_line(lang, game, user_id=user_id) for game in games]
-    # one message (Telegram's 4,096 characters; a longer one is cut inside its HTML): the
-    # oldest games give way
-    while len(lines) > 2 and len("\n".join(lines + hint)) > MAX_TEXT:
-        lines.pop()
-    games = games[: len(lines) - 1]
-    buttons = [open_button(lang, game.game_id) for game in games if game.replayable]
-    if buttons:
-        lines += hint
-    rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
-    return "\n".join(lines), Keyboard(rows) if rows else None
 
 
 def replay_url(webapp_url: str | None, game_id: int) -> str | None:
@@ -342,4 +257,4 @@ class History:
         return view
 
 
-__all__ = ["History", "Replay", "history_line", "history_message", "result_summary"]
+__all__ = ["History", "Replay"]

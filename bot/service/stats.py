@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from bot.game.levels import titles
 from bot.game.variants import VARIANTS
-from bot.presentation.render import variant_name
-from bot.presentation.stats_chart import Band, ChartText, Series, cjk_font, draw
+from bot.presentation.stats_chart import cjk_font
+from bot.presentation.stats_text import scores_png, stats_lines, visible_length
 from bot.presentation.strings import Lang, text
-from bot.service.stats_figures import GameFacts, Record, facts_of, records_of
+from bot.service.stats_figures import GameFacts, facts_of, records_of
 from bot.storage import Database
 from bot.storage.stats import PlayedGame
 
@@ -47,76 +46,6 @@ _TAG: Final = re.compile(r"<[^>]+>")
 # ---- the text ------------------------------------------------------------------------------
 
 
-def _rate(part: int, whole: int) -> str:
-    return f"{round(100 * part / whole)}%" if whole else "—"
-
-
-def record_lines(lang: Lang, record: Record) -> list[str]:
-    """A record as lines of text (HTML)."""
-    lines = [
-        text(
-            lang,
-            "stats.row",
-            variant=variant_name(lang, record.variant),
-            games=record.games,
-            wins=record.wins,
-            rate=_rate(record.wins, record.games),
-            escaped=record.escaped,
-        )
-    ]
-    wl = record.won_lost
-    if record.variant == "shuangkou":
-        lines.append(
-            text(
-                lang,
-                "stats.shuangkou",
-                double_won=wl.get("双扣", (0, 0))[0],
-                double_lost=wl.get("双扣", (0, 0))[1],
-                single_won=wl.get("单扣", (0, 0))[0],
-                single_lost=wl.get("单扣", (0, 0))[1],
-                draws=record.draws,
-            )
-        )
-    else:
-        lines.append(
-            text(
-                lang,
-                "stats.paowang",
-                points=record.wins_by.get("points", 0),
-                flag=record.wins_by.get("flag", 0),
-                sweep=record.wins_by.get("sweep", 0),
-                reveals=record.reveals,
-            )
-        )
-        lines.append(
-            text(
-                lang,
-                "stats.snow",
-                small_won=wl.get("小雪", (0, 0))[0],
-                small_lost=wl.get("小雪", (0, 0))[1],
-                big_won=wl.get("大雪", (0, 0))[0],
-                big_lost=wl.get("大雪", (0, 0))[1],
-            )
-        )
-    lines.append(
-        text(
-            lang,
-            "stats.first",
-            firsts=record.firsts,
-            rate=_rate(record.firsts, record.first_known),
-            current=record.current_streak,
-            best=record.best_streak,
-        )
-    )
-    best = text(lang, "stats.best", title=record.best_title or "—")
-    if record.partner is not None:
-        best += text(
-            lang, "stats.partner", name=html.escape(record.partner.name), wins=record.partner.wins
-        )
-    lines.append(best)
-    return lines
-
-
 def stats_text(
     lang: Lang,
     name: str,
@@ -125,67 +54,29 @@ def stats_text(
     chat_id: int | None = None,
 ) -> str:
     """The whole answer: in a group (``chat_id``) this group's games, then all of them;
-    elsewhere all of them. ``name`` is plain text (escaped here)."""
-    lines = [text(lang, "stats.title", name=html.escape(name))]
+    elsewhere all of them. ``name`` is plain text (escaped there)."""
+    here = None
     if chat_id is not None:
-        here = [game for game in games if game.chat_id == chat_id]
-        lines.append(text(lang, "stats.scope_group"))
-        if not here:
-            lines.append(text(lang, "stats.scope_empty"))
-        for record in records_of(here, facts):
-            lines += record_lines(lang, record)
-        lines.append(text(lang, "stats.scope_all"))
-    for record in records_of(games, facts):
-        lines += record_lines(lang, record)
-    return "\n".join(lines)
+        here = records_of([game for game in games if game.chat_id == chat_id], facts)
+    return stats_lines(lang, name, records_of(games, facts), here)
 
 
-def visible_length(body: str) -> int:
-    """The length of an HTML text as Telegram counts it once parsed (tags gone, entities
-    one character)."""
-    return len(html.unescape(_TAG.sub("", body)))
-
-
-# ---- the picture ---------------------------------------------------------------------------
-
-
-def bands_of(variant: str, *, chinese: bool) -> tuple[Band, ...]:
-    """The game's titles as bands of scores (labels: the titles, or levels without
-    Chinese)."""
-    ladder = titles(variant)
-    bands = []
-    for index, (level, title, low) in enumerate(ladder):
-        high = ladder[index + 1][2] if index + 1 < len(ladder) else None
-        bands.append(Band(low, high, title if chinese else f"Lv {level}"))
-    return tuple(bands)
-
-
-def chart_series(games: Sequence[PlayedGame], lang: Lang, *, chinese: bool) -> list[Series]:
-    """A line per game (variant) the player has a score in: the score before the first of
+def scores_of(games: Sequence[PlayedGame]) -> dict[str, tuple[int, ...]]:
+    """Per game (variant) the player has a score in: the score before the first of
     ``games``, then after each."""
-    series = []
+    scores = {}
     for name in VARIANTS:
         scored = [g for g in games if g.variant == name and g.score_after is not None]
         if scored:
             first = scored[0]
             start = (first.score_after or 0) - first.adjusted_delta
-            scores = (start, *(g.score_after or 0 for g in scored))
-            label = variant_name(lang if chinese else "en", name)
-            series.append(Series(label, scores, bands_of(name, chinese=chinese)))
-    return series
+            scores[name] = (start, *(g.score_after or 0 for g in scored))
+    return scores
 
 
 def chart_png(games: Sequence[PlayedGame], lang: Lang, font: Path | None) -> bytes | None:
     """The picture of the player's score over ``games`` (None: no score to draw)."""
-    chinese = font is not None
-    series = chart_series(games, lang, chinese=chinese)
-    if not series:
-        return None
-    words: Lang = lang if chinese else "en"
-    labels = ChartText(
-        text(words, "stats.chart_title"), text(words, "stats.chart_x"), text(words, "stats.chart_y")
-    )
-    return draw(series, labels, font)
+    return scores_png(scores_of(games), lang, font)
 
 
 # ---- the service's part --------------------------------------------------------------------

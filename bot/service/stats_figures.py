@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.game.common import Action
-from bot.game.levels import level_for
 from bot.game.replay import replay
 from bot.game.variants import VARIANTS
+from bot.presentation.stats_text import Partner, Record
 from bot.storage.stats import GameLog, PlayedGame
 
 log = logging.getLogger(__name__)
@@ -55,46 +55,6 @@ def facts_of(game_log: GameLog) -> GameFacts:
 
 
 # ---- the figures ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Partner:
-    """The player someone won with most: their user id, name, and the wins together."""
-
-    user_id: int
-    name: str
-    wins: int
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """A player's record in one game (``variant``) over some of their games.
-
-    ``won_lost``: per outcome, (games won, games lost) with it: 双扣's "双扣", "单扣" (a 平扣
-    is neither: ``draws``); 刨王's "小雪", "大雪". ``wins_by``: 刨王 wins by how ("points",
-    "flag", "sweep", "four_jokers"). ``firsts`` of ``first_known`` games they went out
-    first (上游); ``reveals``: games where they showed a 大王 (亮王). A game the player left
-    (逃跑) counts as a game and a loss, and in nothing else but ``escaped``."""
-
-    variant: str
-    games: int = 0
-    wins: int = 0
-    escaped: int = 0
-    draws: int = 0
-    won_lost: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    wins_by: Mapping[str, int] = field(default_factory=dict)
-    reveals: int = 0
-    firsts: int = 0
-    first_known: int = 0
-    current_streak: int = 0
-    best_streak: int = 0
-    best_score: int | None = None
-    partner: Partner | None = None
-
-    @property
-    def best_title(self) -> str | None:
-        """The highest title the player's score reached in these games."""
-        return None if self.best_score is None else level_for(self.variant, self.best_score).title
 
 
 def won(game: PlayedGame) -> bool:

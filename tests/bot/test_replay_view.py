@@ -15,6 +15,7 @@ from bot.game.protocol import GameState
 from bot.game.replay import replay
 from bot.game.variants import VARIANTS
 from bot.presentation.callbacks import Act, decode
+from bot.presentation.history_text import history_message, result_summary
 from bot.presentation.render import SeatLabel
 from bot.presentation.replay_view import (
     replay_steps,
@@ -22,7 +23,6 @@ from bot.presentation.replay_view import (
     step_keyboard,
     step_text,
 )
-from bot.service.history import history_message, result_summary
 from bot.storage.history import HistoryGame, HistorySeat
 
 SEEDS = range(12)

@@ -15,17 +15,10 @@ from bot.game.common import Action
 from bot.game.players import make_player
 from bot.game.variants import VARIANTS
 from bot.presentation.stats_chart import cjk_font
-from bot.service.stats import (
-    CAPTION_LIMIT,
-    PlayerStats,
-    bands_of,
-    chart_png,
-    stats_text,
-    visible_length,
-)
+from bot.presentation.stats_text import Partner, bands_of, visible_length
+from bot.service.stats import CAPTION_LIMIT, PlayerStats, chart_png, stats_text
 from bot.service.stats_figures import (
     GameFacts,
-    Partner,
     best_partner,
     facts_of,
     record_of,
