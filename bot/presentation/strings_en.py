@@ -143,6 +143,7 @@ EN: dict[str, str] = {
     "err.not_in_hand": "You do not hold those cards.",
     "err.not_a_combination": "That is not a valid combination.",
     "err.does_not_beat": "That does not beat the table.",
+    "err.does_not_beat_play": "That does not beat the {play} on the table.",
     "err.cannot_pass": "You lead: you cannot pass.",
     "err.reveal_pending": "Waiting for 亮王 decisions.",
     "err.not_revealing": "This is not the time to reveal.",

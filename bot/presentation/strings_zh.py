@@ -144,6 +144,7 @@ ZH: dict[str, str] = {
     "err.not_in_hand": "你手里没有这些牌。",
     "err.not_a_combination": "这不是合法的牌型。",
     "err.does_not_beat": "压不过桌上的牌。",
+    "err.does_not_beat_play": "压不过桌上的 {play}。",
     "err.cannot_pass": "你是首出，不能不出。",
     "err.reveal_pending": "还在等待亮王。",
     "err.not_revealing": "现在不是亮王的时候。",

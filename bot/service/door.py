@@ -12,7 +12,8 @@ from there. A refusal changes nothing.
 from __future__ import annotations
 
 from bot.game.cards import format_cards
-from bot.game.common import IllegalPlay
+from bot.game.common import IllegalPlay, Reason
+from bot.presentation.render import on_table_html
 from bot.presentation.strings import text
 from bot.service.base import EarlyAnswer, Reply, answer_early
 from bot.service.commands import GATE_KINDS, Command, Kind, Source
@@ -68,6 +69,9 @@ class TableDoor:
         try:
             events = await self.ledger.apply(table, command.action())
         except IllegalPlay as error:
+            if error.reason is Reason.DOES_NOT_BEAT and beaten is not None:  # say what
+                shown = on_table_html(lang, table.engine.view(index))
+                return Reply(text(lang, "err.does_not_beat_play", play=shown))
             return Reply(text(lang, f"err.{error.reason.value}"))
         acted = Acted(index, table.log[-1], command.source, tuple(events), beaten)
         played = acted.played

@@ -68,14 +68,75 @@ class OpenPage:
     def views(self) -> list[dict[str, Any]]:
         return [json.loads(frame) for frame in self.frames]
 
+    async def telegram_calls(self) -> list[list[Any]]:
+        """The calls the page made to the stand-in ``Telegram.WebApp`` (``telegram=True``)."""
+        recorded = await self.page.get_attribute("html", "data-tg-calls")
+        return json.loads(recorded or "[]")
+
+
+#: a stand-in for Telegram's ``Telegram.WebApp`` (its script cannot load here): it hands the
+#: page its initData and theme like a client, and records every call the page makes into the
+#: ``data-tg-calls`` attribute of <html> (the page's CSP forbids the tests an eval)
+TELEGRAM_STUB = """
+(() => {
+  const calls = [];
+  const record = (name, args) => {
+    calls.push([name, ...args]);
+    document.documentElement.dataset.tgCalls = JSON.stringify(calls);
+  };
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const handlers = {};
+  const fn = (name) => (...args) => record(name, args);
+  const backClicks = [];
+  window.__tgBack = () => backClicks.slice().forEach((f) => f());
+  window.Telegram = { WebApp: {
+    version: "8.0", platform: "tdesktop", colorScheme: "light",
+    initData: hash.get("tgWebAppData") || "",
+    initDataUnsafe: {},
+    themeParams: JSON.parse(hash.get("tgWebAppThemeParams") || "{}"),
+    safeAreaInset: { top: 0, bottom: 0, left: 0, right: 0 },
+    contentSafeAreaInset: { top: 0, bottom: 0, left: 0, right: 0 },
+    isVersionAtLeast: (v) => parseFloat(v) <= 8.0,
+    ready: fn("ready"), expand: fn("expand"), close: fn("close"),
+    onEvent: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
+    setHeaderColor: fn("setHeaderColor"), setBackgroundColor: fn("setBackgroundColor"),
+    setBottomBarColor: fn("setBottomBarColor"),
+    disableVerticalSwipes: fn("disableVerticalSwipes"),
+    enableVerticalSwipes: fn("enableVerticalSwipes"),
+    enableClosingConfirmation: fn("enableClosingConfirmation"),
+    disableClosingConfirmation: fn("disableClosingConfirmation"),
+    requestFullscreen: fn("requestFullscreen"),
+    HapticFeedback: {
+      selectionChanged: fn("haptic.selection"),
+      impactOccurred: fn("haptic.impact"),
+      notificationOccurred: fn("haptic.notification"),
+    },
+    BackButton: {
+      show: fn("BackButton.show"), hide: fn("BackButton.hide"),
+      onClick: (f) => { backClicks.push(f); record("BackButton.onClick", []); },
+      offClick: (f) => { const i = backClicks.indexOf(f); if (i >= 0) backClicks.splice(i, 1); },
+    },
+  } };
+})();
+"""
+
 
 async def open_page(
-    browser: Browser, base: str, game: int, init_data: str, *, dark: bool = False
+    browser: Browser,
+    base: str,
+    game: int,
+    init_data: str,
+    *,
+    dark: bool = False,
+    viewport: dict[str, int] | None = None,
+    telegram: bool = False,
 ) -> OpenPage:
     context = await browser.new_context(
-        viewport=PHONE, color_scheme="dark" if dark else "light", device_scale_factor=1
+        viewport=viewport or PHONE, color_scheme="dark" if dark else "light", device_scale_factor=1
     )
     page = await context.new_page()
+    if telegram:
+        await page.add_init_script(TELEGRAM_STUB)
     opened = OpenPage(page)
     # Telegram's script is not reachable here: the page must work without it
     await page.route("https://telegram.org/**", lambda route: route.abort())

@@ -15,12 +15,13 @@
   const SUITS = ["♠", "♥", "♣", "♦"];
   const FLUSH_MIN = 5; // as tableview.FLUSH_MIN
   const TRICK_SHOWN = 6; // as render.TRICK_ENTRIES
+  const LINGER_MS = 900; // a taken trick stays on the felt this long
 
   const state = {
     view: null,
     strings: {},
     selected: new Set(), // positions in view.hand (sorted by rank)
-    bySuit: false,
+    order: 0, // index into ORDERS: by rank, by suit, 理牌
     showLast: false,
     hint: -1,
     deadline: null, // performance.now() when the turn runs out
@@ -28,7 +29,10 @@
     socket: null,
     retry: 0,
     handKey: "",
+    linger: null, // a trick just taken, shown a moment before the felt clears
+    drag: null, // a slide across the hand: {adding, seen}
   };
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
@@ -47,6 +51,44 @@
     ? { big_joker: "大王", small_joker: "小王", connecting: "连接中…", reconnecting: "连接断了，正在重连…", unauthorized: "请从 Telegram 里打开牌桌。", busy: "现在查不到你是不是群成员，稍后自动重试…", error: "出错了，请重试。" }
     : { big_joker: "JOKER", small_joker: "joker", connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", unauthorized: "Please open the table from Telegram.", busy: "Your membership of the group cannot be checked just now; retrying shortly…", error: "Something went wrong, please try again." };
 
+  // ---- Telegram ---------------------------------------------------------------------------
+  // Everything the client offers a Mini App, each only where the client's version has it.
+  const atLeast = (version) => Boolean(tg && tg.isVersionAtLeast && tg.isVersionAtLeast(version));
+  const haptic = (kind, style) => {
+    const feedback = tg && atLeast("6.1") ? tg.HapticFeedback : null;
+    if (!feedback) return;
+    if (kind === "select") feedback.selectionChanged();
+    else if (kind === "impact") feedback.impactOccurred(style || "light");
+    else feedback.notificationOccurred(kind);
+  };
+  const mode = { held: null, back: null };
+  // while seated in a game: no swipe down over the hand minimises the app, and closing asks
+  function holdTheTable(view) {
+    const held = view.seat != null && view.status === "playing";
+    if (!tg || mode.held === held) return;
+    mode.held = held;
+    if (atLeast("7.7")) held ? tg.disableVerticalSwipes() : tg.enableVerticalSwipes();
+    if (atLeast("6.2")) held ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
+  }
+  // Telegram's back button closes a sub-screen (the last trick) instead of the app
+  function backButton(shown, onBack) {
+    if (!tg || !atLeast("6.1") || !tg.BackButton) return;
+    if (mode.back) tg.BackButton.offClick(mode.back);
+    mode.back = shown ? onBack : null;
+    if (shown) { tg.BackButton.onClick(onBack); tg.BackButton.show(); } else tg.BackButton.hide();
+  }
+  // the device's and Telegram's own insets (notch, home bar, Telegram's header in full screen)
+  function applyInsets() {
+    if (!tg) return;
+    const root = document.documentElement;
+    const safe = tg.safeAreaInset || {};
+    const content = tg.contentSafeAreaInset || {};
+    for (const side of ["top", "bottom", "left", "right"]) {
+      const px = (Number(safe[side]) || 0) + (Number(content[side]) || 0);
+      root.style.setProperty(`--inset-${side}`, `${px}px`);
+    }
+  }
+
   // ---- theme ------------------------------------------------------------------------------
   function applyTheme() {
     let params = tg ? tg.themeParams : null;
@@ -62,6 +104,11 @@
     const bg = (params && params.bg_color) || "";
     const dark = tg ? tg.colorScheme === "dark" : bg && luminance(bg) < 0.4;
     root.classList.toggle("dark", Boolean(dark));
+    if (tg && atLeast("6.1")) {  // Telegram's header and the app's background match the page
+      tg.setHeaderColor("secondary_bg_color");
+      tg.setBackgroundColor("bg_color");
+      if (atLeast("7.10") && tg.setBottomBarColor) tg.setBottomBarColor("secondary_bg_color");
+    }
   }
   function luminance(hex) {
     const h = hex.replace("#", "");
@@ -170,7 +217,23 @@
     }
     state.handKey = handKey;
     state.deadline = view.seconds_left == null ? null : performance.now() + view.seconds_left * 1000;
+    const same = previous && previous.game_id === view.game_id;
+    // a trick just taken stays on the felt a moment (the view has it as the last trick)
+    if (same && previous.trick.length && !view.trick.length && view.last_trick.length) {
+      const linger = { trick: view.last_trick };
+      state.linger = linger;
+      setTimeout(() => {
+        if (state.linger !== linger) return;
+        state.linger = null;
+        if (state.view) renderTrick(state.view);
+      }, still ? 400 : LINGER_MS);
+    } else if (view.trick.length) state.linger = null;
+    if (!same || view.trick.length < (previous ? previous.trick.length : 0)) state.wholeTrick = false;
     render();
+    holdTheTable(view);
+    const mine = (v) => v.status === "playing" && v.turn != null && v.turn === v.seat && !v.me.auto_pass;
+    if (mine(view) && !(same && mine(previous))) haptic("impact", "medium"); // your turn
+    animate(view, view.events || []);
     document.body.dataset.ready = "1";
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.status = view.status;
@@ -259,6 +322,7 @@
 
   function playNode(view, play, top) {
     const row = el("li", "play" + (play.pass ? " passed" : "") + (top ? " top" : ""));
+    row.dataset.seat = String(play.seat);
     row.append(el("span", "who", seatName(view, play.seat)));
     const what = el("span", "what");
     if (play.pass) what.textContent = t("passed");
@@ -275,10 +339,17 @@
     list.replaceChildren();
     const topSeat = view.on_table ? view.on_table.seat : null;
     // the newest plays; the table message in the group keeps the same number
-    const shown = view.trick.slice(-TRICK_SHOWN);
-    if (shown.length < view.trick.length) list.append(el("li", "more", "⋯"));
-    for (const play of shown) list.append(playNode(view, play, !play.pass && play.seat === topSeat));
-    if (!view.trick.length) {
+    const lingering = !view.trick.length && state.linger ? state.linger.trick : null;
+    list.classList.toggle("taken", Boolean(lingering));
+    const trick = lingering || view.trick;
+    const shown = state.wholeTrick ? trick : trick.slice(-TRICK_SHOWN);
+    if (shown.length < trick.length) {
+      const more = el("li", "more", t("more_plays", { n: trick.length - shown.length }));
+      more.addEventListener("click", () => { state.wholeTrick = true; renderTrick(state.view); });
+      list.append(more);
+    }
+    for (const play of shown) list.append(playNode(view, play, !lingering && !play.pass && play.seat === topSeat));
+    if (!trick.length) {
       const leader = view.turn != null ? seatName(view, view.turn) : "";
       list.append(el("li", "empty", leader ? t("new_trick", { name: leader }) : ""));
     }
@@ -292,6 +363,41 @@
       else last.append(el("li", "empty", t("no_last_trick")));
     }
     last.hidden = !state.showLast;
+    backButton(state.showLast, closeLast);
+  }
+
+  function closeLast() {
+    state.showLast = false;
+    if (state.view) renderTrick(state.view);
+  }
+
+  // ---- feel: a play travels from its seat to the felt; a bomb has its moment -------------
+  let effectTimer = null;
+  function animate(view, events) {
+    const plays = events.filter((event) => event.type === "play");
+    const bomb = plays.filter((event) => event.bomb).pop();
+    if (bomb) {
+      const node = $("effect");
+      node.textContent = bomb.name;
+      node.hidden = false;
+      node.classList.remove("boom");
+      void node.offsetWidth; // restart the animation
+      node.classList.add("boom");
+      haptic("impact", "heavy");
+      clearTimeout(effectTimer);
+      effectTimer = setTimeout(() => { node.hidden = true; }, still ? 900 : 1300);
+    }
+    const last = plays.pop();
+    if (!last || still) return;
+    const from = last.seat === view.seat ? $("hand") : document.querySelector(`#seats .seat[data-seat="${last.seat}"]`);
+    const rows = [...document.querySelectorAll("#trick li.play")].filter((li) => li.dataset.seat === String(last.seat));
+    const row = rows.pop();
+    if (!from || !row) return;
+    const a = from.getBoundingClientRect();
+    const b = row.getBoundingClientRect();
+    row.style.setProperty("--from-x", `${Math.round(a.left + a.width / 2 - (b.left + b.width / 2))}px`);
+    row.style.setProperty("--from-y", `${Math.round(a.top + a.height / 2 - (b.top + b.height / 2))}px`);
+    row.classList.add("fly");
   }
 
   function button(label, cls, onClick, id) {
@@ -340,33 +446,83 @@
     return new DOMParser().parseFromString(html, "text/html").body.textContent || "";
   }
 
-  function displayOrder(hand) {
+  // three orders: by rank; by suit; 理牌: the bombs (刨王: the ladder's rungs) first, grouped
+  // and marked, then the rest by rank
+  const ORDERS = ["rank", "suit", "bombs"];
+  function bombRanks(view) {
+    const counts = new Map();
+    for (const code of view.hand) counts.set(rankOf(code), (counts.get(rankOf(code)) || 0) + 1);
+    const least = view.variant === "paowang" ? 3 : 4; // 刨王's ladder starts at 三路
+    const bombs = new Set([...counts].filter(([rank, n]) => rank < 16 && n >= least).map(([rank]) => rank));
+    const jokers = (counts.get(16) || 0) + (counts.get(17) || 0);
+    if (view.variant === "paowang" ? jokers > 0 : jokers === 4) { bombs.add(16); bombs.add(17); }
+    return bombs;
+  }
+  function displayOrder(view) {
+    const hand = view.hand;
     const positions = hand.map((_, i) => i);
-    if (!state.bySuit) return positions;
-    const suitKey = (code) => (rankOf(code) >= 16 ? 9 : suitOf(code));
-    return positions.sort((a, b) => suitKey(hand[a]) - suitKey(hand[b]) || hand[a] - hand[b]);
+    const order = ORDERS[state.order];
+    if (order === "suit") {
+      const suitKey = (code) => (rankOf(code) >= 16 ? 9 : suitOf(code));
+      return positions.sort((a, b) => suitKey(hand[a]) - suitKey(hand[b]) || hand[a] - hand[b]);
+    }
+    if (order === "bombs") {  // the bombs, biggest rank first (jokers together), then the rest
+      const bombs = bombRanks(view);
+      const group = (code) => (bombs.has(rankOf(code)) ? Math.min(rankOf(code), 16) : -1);
+      const key = (p) => (group(hand[p]) < 0 ? 1000 + hand[p] : (20 - group(hand[p])) * 64 + hand[p]);
+      return positions.sort((a, b) => key(a) - key(b));
+    }
+    return positions;
+  }
+  // the cards as large as the width allows: one row while it fits, else two (smaller cards
+  // before a third row), always with a rank-and-suit strip of each card showing
+  function handLayout(count, width) {
+    const fits = (w, rows) => w + (Math.ceil(count / rows) - 1) * Math.max(18, Math.round(w * 0.38)) <= width;
+    let w = Math.round(Math.max(40, Math.min(72, width / 6.2)));
+    let rows = fits(w, 1) ? 1 : 2;
+    while (!fits(w, rows) && w > 40) w -= 1;
+    while (!fits(w, rows) && rows < 3) rows += 1;
+    const perRow = Math.max(1, Math.ceil(count / rows));
+    const step = perRow > 1 ? Math.min(w + 4, (width - w) / (perRow - 1)) : w;
+    return { w, step: Math.floor(step), perRow };
   }
 
   function renderHand(view) {
     const area = $("hand-area");
     area.hidden = view.seat == null;
-    $("sort").textContent = state.bySuit ? t("by_rank") : t("by_suit");
+    const myTurn = view.status === "playing" && view.turn != null && view.turn === view.seat;
+    area.classList.toggle("myturn", myTurn && !view.me.auto_pass);
+    $("sort").textContent = t(["by_suit", "by_bombs", "by_rank"][state.order]);
     $("sort").hidden = !view.hand.length;
     const box = $("hand");
-    box.replaceChildren();
-    let previousSuit = null;
-    for (const position of displayOrder(view.hand)) {
+    const order = displayOrder(view);
+    const layout = handLayout(order.length, Math.max(200, box.clientWidth || 360) - 4);
+    box.style.setProperty("--hand-w", `${layout.w}px`);
+    box.style.setProperty("--hand-step", `${layout.step}px`);
+    const sorting = ORDERS[state.order];
+    const bombs = sorting === "bombs" ? bombRanks(view) : new Set();
+    const rows = [];
+    let previousGroup = null;
+    order.forEach((position, k) => {
+      if (k % layout.perRow === 0) rows.push(el("div", "row"));
       const code = view.hand[position];
       const node = cardNode(code, false);
       node.dataset.pos = String(position);
       node.setAttribute("role", "button");
       node.setAttribute("aria-pressed", state.selected.has(position) ? "true" : "false");
       if (state.selected.has(position)) node.classList.add("sel");
-      const suit = rankOf(code) >= 16 ? 9 : suitOf(code);
-      if (state.bySuit && previousSuit !== null && suit !== previousSuit) node.classList.add("gap");
-      previousSuit = suit;
-      box.append(node);
-    }
+      const rank = rankOf(code);
+      let group = null;
+      if (sorting === "suit") group = rank >= 16 ? 9 : suitOf(code);
+      else if (sorting === "bombs") group = bombs.has(rank) ? Math.min(rank, 16) : -1;
+      if (bombs.has(rank)) node.classList.add("bomb");
+      if (group !== null && previousGroup !== null && group !== previousGroup && k % layout.perRow) {
+        node.classList.add("gap");
+      }
+      previousGroup = group;
+      rows[rows.length - 1].append(node);
+    });
+    box.replaceChildren(...rows);
   }
 
   function selectedCodes() {
@@ -387,7 +543,11 @@
     const match = matchingPlay(view);
     if (!state.selected.size) play.textContent = t("play");
     else play.textContent = match ? t("play_named", { name: match.name }) : t("play_illegal");
-    play.disabled = !myTurn || !match || state.busy;
+    play.classList.toggle("illegal", state.selected.size > 0 && !match);
+    // a selection that makes no legal play may still be sent: the bot says why not
+    play.disabled = !myTurn || !state.selected.size || state.busy;
+    $("clear").textContent = t("clear");
+    $("clear").disabled = !state.selected.size;
     $("pass").textContent = t("pass");
     $("pass").disabled = !me.can_pass || state.busy;
     $("hint").textContent = t("hint");
@@ -424,14 +584,33 @@
     try {
       const body = await post(kind, cards);
       if (body.view) show(body.view);
-      if (!body.accepted && body.message) toast(body.message);
-      if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(body.accepted ? "success" : "error");
+      if (!body.accepted) refused(body.message);
+      else haptic("success");
     } catch (error) {
       toast(t("error"));
     } finally {
       state.busy = false;
       if (state.view) renderActions(state.view);
     }
+  }
+
+  // a refusal says why (the bot's reason, in the player's language), and the hand shakes
+  function refused(message) {
+    if (message) toast(message);
+    haptic("error");
+    const hand = $("hand");
+    hand.classList.remove("shake");
+    void hand.offsetWidth; // restart the animation
+    hand.classList.add("shake");
+    document.body.dataset.refusals = String((Number(document.body.dataset.refusals) || 0) + 1);
+  }
+
+  function clearSelection() {
+    if (!state.selected.size || !state.view) return;
+    state.selected.clear();
+    state.hint = -1;
+    renderHand(state.view);
+    renderActions(state.view);
   }
 
   function follow(next) {
@@ -444,19 +623,53 @@
     connect();
   }
 
-  $("hand").addEventListener("click", (event) => {
-    const node = event.target.closest(".card");
-    if (!node || !state.view) return;
+  // A tap toggles a card; sliding across the hand selects (or, started on a selected card,
+  // deselects) every card the finger passes over. Cards overlap: the card under the finger
+  // is the one on top, found by the pointer's point, not the event's first target.
+  function setCard(node, selected) {
     const position = Number(node.dataset.pos);
-    if (state.selected.has(position)) state.selected.delete(position);
-    else state.selected.add(position);
-    node.classList.toggle("sel");
-    node.setAttribute("aria-pressed", state.selected.has(position) ? "true" : "false");
+    if (state.selected.has(position) === selected) return;
+    if (selected) state.selected.add(position);
+    else state.selected.delete(position);
+    node.classList.toggle("sel", selected);
+    node.setAttribute("aria-pressed", selected ? "true" : "false");
+    haptic("select");
+  }
+  function cardAt(x, y) {
+    const node = document.elementFromPoint(x, y);
+    const card = node && node.closest ? node.closest("#hand .card") : null;
+    return card || null;
+  }
+  const hand = $("hand");
+  hand.addEventListener("pointerdown", (event) => {
+    const node = event.target.closest(".card");
+    if (!node || !state.view || event.button > 0) return;
+    event.preventDefault();
+    const adding = !state.selected.has(Number(node.dataset.pos));
+    state.drag = { adding, seen: new Set([node.dataset.pos]) };
+    if (hand.setPointerCapture) hand.setPointerCapture(event.pointerId);
+    setCard(node, adding);
     renderActions(state.view);
   });
+  hand.addEventListener("pointermove", (event) => {
+    const drag = state.drag;
+    if (!drag) return;
+    const node = cardAt(event.clientX, event.clientY);
+    if (!node || drag.seen.has(node.dataset.pos)) return;
+    drag.seen.add(node.dataset.pos);
+    setCard(node, drag.adding);
+    renderActions(state.view);
+  });
+  for (const end of ["pointerup", "pointercancel", "lostpointercapture"]) {
+    hand.addEventListener(end, () => { state.drag = null; });
+  }
+  // a tap on the felt (not on a button) clears the selection, as 清空 does
+  $("table").addEventListener("click", (event) => {
+    if (!event.target.closest("button, .more")) clearSelection();
+  });
+  $("clear").addEventListener("click", clearSelection);
   $("play").addEventListener("click", () => {
-    const match = state.view && matchingPlay(state.view);
-    if (match) act("play", selectedCodes());
+    if (state.view && state.selected.size) act("play", selectedCodes());
   });
   $("pass").addEventListener("click", () => act("pass"));
   $("hint").addEventListener("click", () => {
@@ -473,10 +686,13 @@
     renderActions(state.view);
   });
   $("sort").addEventListener("click", () => {
-    state.bySuit = !state.bySuit;
+    state.order = (state.order + 1) % ORDERS.length;
     render();
   });
-  $("last-toggle").addEventListener("click", () => {
+  // the cards are sized to the width: again when it changes (a turn sideways)
+  window.addEventListener("resize", () => { if (state.view) renderHand(state.view); });
+  $("last-toggle").addEventListener("click", (event) => {
+    event.stopPropagation(); // not a tap on the felt
     state.showLast = !state.showLast;
     if (state.view) renderTrick(state.view);
   });
@@ -487,11 +703,28 @@
   if (tg) {
     tg.ready();
     tg.expand();
-    tg.onEvent && tg.onEvent("themeChanged", applyTheme);
+    applyInsets();
+    if (tg.onEvent) {
+      tg.onEvent("themeChanged", applyTheme);
+      for (const name of ["safeAreaChanged", "contentSafeAreaChanged", "fullscreenChanged"]) {
+        tg.onEvent(name, applyInsets);
+      }
+    }
+    // a card table wants the whole screen on a phone (Telegram 8.0+)
+    if (atLeast("8.0") && tg.requestFullscreen && ["android", "ios"].includes(tg.platform)) {
+      tg.requestFullscreen();
+    }
   }
   $("banner").textContent = t("connecting");
   $("banner").hidden = false;
+  // a replay (?replay=<game>, or a direct link's start parameter r<game>) loads its own script
+  const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param)
+    || new URLSearchParams(initData).get("start_param") || "";
   if (!initData) showFatal("no initData");
-  else if (window.CardReplay && window.CardReplay.wanted(initData)) window.CardReplay.start(initData); // replay.js
-  else connect();
+  else if (query.get("replay") || /^r\d+$/.test(startParam)) {
+    const script = document.createElement("script");
+    script.src = "static/replay.js";
+    script.addEventListener("load", () => window.CardReplay.start(initData));
+    document.head.append(script);
+  } else connect();
 })();

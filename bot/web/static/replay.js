@@ -8,7 +8,7 @@
   const tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
   const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A", 15: "2" };
   const SUITS = ["♠", "♥", "♣", "♦"];
-  const state = { game: null, initData: "", view: null, busy: false };
+  const state = { game: null, initData: "", view: null, busy: false, back: null };
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
@@ -143,6 +143,13 @@
     go(s.btn_next, view.step + 1, "replay-next");
     go(s.btn_last, last, "replay-last");
     box.append(nav);
+    // Telegram's back button steps back, and on the first step closes the replay
+    if (tg && tg.isVersionAtLeast && tg.isVersionAtLeast("6.1") && tg.BackButton) {
+      if (state.back) tg.BackButton.offClick(state.back);
+      state.back = () => (view.step > 0 ? load(view.step - 1) : tg.close());
+      tg.BackButton.onClick(state.back);
+      tg.BackButton.show();
+    }
     document.body.dataset.replay = String(view.game_id);
     document.body.dataset.step = String(view.step);
     document.body.dataset.ready = "1";

@@ -1,0 +1,179 @@
+"""The web table's feel in a real browser: a slide selects, the felt clears, a refusal says
+why, the page uses what Telegram offers, and sideways everything stays on the screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Browser, Page
+
+from fakebot import FakeTelegram
+from fakebot.miniapp import init_data_for
+from tests.e2e.driver import setup_world
+from tests.web.browser import OpenPage, open_page, screenshot, shown_seq
+from tests.web.helpers import running_web_bot, web_settings
+from tests.web.test_browser import start
+
+SMALL_PHONE = {"width": 360, "height": 740}
+SIDEWAYS = {"width": 844, "height": 390}
+
+
+async def _page_of(
+    browser: Browser, fake: FakeTelegram, port: int, table: Any, seat: int, **options: Any
+) -> OpenPage:
+    user = table.seats[seat].user_id or 0
+    init_data = init_data_for(fake.token, user, f"玩家{seat + 1}")
+    return await open_page(
+        browser, f"http://127.0.0.1:{port}/", table.game_id, init_data, **options
+    )
+
+
+async def _selected(page: Page) -> int:
+    return len(await page.query_selector_all("#hand .card.sel"))
+
+
+async def _tap(page: Page, selector: str) -> None:
+    """A tap on the strip of a card that shows (the next card covers the rest of it)."""
+    await page.click(selector, position={"x": 6, "y": 24})
+
+
+async def _slide(page: Page, first: int, last: int) -> None:
+    """A finger on card ``first`` of the top row, slid to card ``last``, lifted."""
+    cards = await page.query_selector_all("#hand .row:first-child .card")
+    start_box = await cards[first].bounding_box()
+    end_box = await cards[last].bounding_box()
+    assert start_box is not None and end_box is not None
+    y = start_box["y"] + start_box["height"] * 0.75
+    await page.mouse.move(start_box["x"] + 6, y)
+    await page.mouse.down()
+    await page.mouse.move(end_box["x"] + 6, y, steps=12)
+    await page.mouse.up()
+
+
+async def test_a_slide_selects_a_run_the_felt_and_clear_clear_it(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        opened = await _page_of(browser, fake, web.port, table, leader, viewport=SMALL_PHONE)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        rows = await page.query_selector_all("#hand .row")
+        assert len(rows) == 2  # 27 cards, two rows on a 360 px phone
+        assert len(await page.query_selector_all("#hand .card")) == 27
+        await screenshot(page, "feel-27-cards-360")
+        await _slide(page, 0, 5)
+        assert await _selected(page) == 6
+        await screenshot(page, "feel-slide-selected")
+        await _slide(page, 2, 3)  # started on a selected card: the slide deselects
+        assert await _selected(page) == 4
+        await page.click("#trick-head", position={"x": 5, "y": 5})  # the felt
+        assert await _selected(page) == 0
+        await _tap(page, "#hand .row:first-child .card:nth-child(2)")  # a tap still toggles
+        assert await _selected(page) == 1
+        assert await page.is_enabled("#clear")
+        await page.click("#clear")
+        assert await _selected(page) == 0 and not await page.is_enabled("#clear")
+        assert not opened.errors, opened.errors
+
+
+async def test_a_refused_play_says_why_shakes_and_buzzes(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        # the lowest card and the highest: no combination
+        await _tap(page, "#hand .row:first-child .card:first-child")
+        await _tap(page, "#hand .row:last-child .card:last-child")
+        assert "出不了" in await page.inner_text("#play")
+        await page.click("#play")  # sent all the same: the bot says why
+        await page.wait_for_selector("body[data-refusals='1']", state="attached")
+        assert "不是合法的牌型" in await page.inner_text("#toast")
+        assert "shake" in (await page.get_attribute("#hand", "class") or "")
+        await screenshot(page, "feel-refused")
+        calls = await opened.telegram_calls()
+        assert ["haptic.notification", "error"] in calls
+        assert ["haptic.selection"] in calls  # each card tapped
+        assert table.public_seq == 0  # nothing was played
+
+
+async def test_the_page_uses_what_telegram_offers(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    """While seated in a game: no vertical swipes, a closing confirmation, the theme's header
+    and background; Telegram's back button closes the last trick; a turn coming buzzes."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        calls = await opened.telegram_calls()
+        for call in (
+            ["ready"],
+            ["expand"],
+            ["disableVerticalSwipes"],
+            ["enableClosingConfirmation"],
+            ["setHeaderColor", "secondary_bg_color"],
+            ["setBackgroundColor", "bg_color"],
+            ["haptic.impact", "medium"],  # the turn is this seat's
+        ):
+            assert call in calls, (call, calls)
+        await page.click("#last-toggle")
+        assert not await page.is_hidden("#last-trick")
+        assert ["BackButton.show"] in await opened.telegram_calls()
+        await page.evaluate("window.__tgBack()")  # Telegram's back button pressed
+        await page.wait_for_selector("#last-trick", state="hidden")
+        assert ["BackButton.hide"] in await opened.telegram_calls()
+        assert not opened.errors, opened.errors
+
+
+async def test_sideways_the_hand_and_its_buttons_stay_on_the_screen(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        opened = await _page_of(browser, fake, web.port, table, leader, viewport=SIDEWAYS)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        await shown_seq(page, 0)
+        for selector in ("#hand .row:last-child .card:last-child", "#play", "#pass", "#hint"):
+            box = await (await page.query_selector(selector)).bounding_box()  # type: ignore[union-attr]
+            assert box is not None, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], (selector, box)
+            assert box["x"] + box["width"] <= SIDEWAYS["width"], (selector, box)
+        await page.click("#hint")
+        await page.click("#play")
+        await page.wait_for_selector("body[data-seq='1']", state="attached")
+        await screenshot(page, "feel-sideways")
+        assert not opened.errors, opened.errors
