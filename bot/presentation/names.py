@@ -29,6 +29,14 @@ def play_name(lang: Lang, variant: str, combo: Combo, beaten: Combo | None = Non
     return text(lang, f"kind.{variant}.{_name_key(combo, beaten)}")
 
 
+def bomb_name(lang: Lang, variant: str, combo: Combo) -> str:
+    """A bomb as its moment on the web table names it: 双扣's by its size (五炸, 八炸), the
+    others (三连炸, 天王炸, 刨王's ladder rows) by their own names."""
+    if variant == "shuangkou" and combo.kind == "bomb":
+        return text(lang, "bomb.size", n=text(lang, f"number.{len(combo.cards)}"))
+    return play_name(lang, variant, combo)
+
+
 def beaten_in_trick(trick: Sequence[tuple[int, Combo | None]]) -> Combo | None:
     """The play that the trick's last play beat (the play before it, passes aside)."""
     plays = [combo for _, combo in trick if combo is not None]

@@ -215,6 +215,12 @@ EN: dict[str, str] = {
     "cancel.done_charged": "The game was cancelled; no scores change but the penalty for "
     "leaving.",
     # play names (bot.presentation.names.play_name): each game's own
+    "bomb.size": "{n}-card bomb",
+    "number.4": "Four",
+    "number.5": "Five",
+    "number.6": "Six",
+    "number.7": "Seven",
+    "number.8": "Eight",
     "kind.shuangkou.single": "single",
     "kind.shuangkou.pair": "pair",
     "kind.shuangkou.pair_straight": "pair straight",

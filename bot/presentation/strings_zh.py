@@ -208,6 +208,12 @@ ZH: dict[str, str] = {
     "cancel.done": "牌局已取消，不计分。",
     "cancel.done_charged": "牌局已取消：除逃跑扣分外，不计分。",
     # play names (bot.presentation.names.play_name): each game's own
+    "bomb.size": "{n}炸",
+    "number.4": "四",
+    "number.5": "五",
+    "number.6": "六",
+    "number.7": "七",
+    "number.8": "八",
     "kind.shuangkou.single": "单张",
     "kind.shuangkou.pair": "对子",
     "kind.shuangkou.pair_straight": "连对",

@@ -15,14 +15,18 @@ same ranks are the same play unless suits matter (双扣's 同花顺, five or mo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from html import unescape
 from typing import Any
 
 from bot.game.cards import NO_SUIT
 from bot.game.common import Combo, SeatView
+from bot.game.levels import level_for
 from bot.game.variants import BOMB_KINDS, cheapest_first
-from bot.presentation.names import play_name
+from bot.presentation.names import bomb_name, play_name
 from bot.presentation.render import variant_name
+from bot.presentation.result_message import how_lines
 from bot.presentation.strings import Lang
 from bot.service import (
     Acted,
@@ -177,22 +181,57 @@ def table_view(table: Table, seat: int | None, lang: Lang, *, now: float) -> JSO
         "hand": [int(card) for card in sorted(view.hand)],
         "suits_matter": suits_matter(variant),
         "me": _my_turn(table, view, seat, lang),
-        "result": _result(table, lang) if table.status == "finished" else None,
+        "result": _result(table, lang, seat) if table.status == "finished" else None,
     }
 
 
-def _result(table: Table, lang: Lang) -> JSON | None:
+def _result(table: Table, lang: Lang, seat: int | None) -> JSON | None:
+    """The result screen: the headline, how it was won (once), and a row per seat with the
+    score change, the new total and title (up or down) and the cards left in hand; the group's
+    whole text too."""
     result = table.engine.result
     settlement = table.settlement
     if result is None or settlement is None:
         return None
     deltas = {row.seat: row.adjusted_delta for row in settlement.rows}
+    variant = table.variant.name
+    rows: list[JSON] = []
+    for index, person in enumerate(table.seats):
+        row: JSON = {
+            "seat": index,
+            "name": person.name,
+            "you": index == seat,
+            "computer": person.is_computer,
+            "escaped": person.escaped,
+            "won": index in result.winners,
+            "delta": deltas.get(index, 0),
+            "left": [int(card) for card in sorted(table.engine.hands[index])],
+            "score": None,
+        }
+        pair = settlement.before_after.get(person.user_id or 0) if person.is_human else None
+        if pair is not None:
+            before, after = level_for(variant, pair[0].score), level_for(variant, pair[1].score)
+            row |= {
+                "score": pair[1].score,
+                "title": after.title,
+                "title_change": (after.level > before.level) - (after.level < before.level),
+            }
+        rows.append(row)
+    labels = [person.label() for person in table.seats]
     return {
         "headline": outcome_text(lang, result, table.size),
+        "how": [_plain(line) for line in how_lines(lang, result, labels)],
+        "rows": rows,
+        "short_game": settlement.short_game,
         "html": result_text(table, settlement),
         "deltas": [deltas.get(index, 0) for index in range(table.size)],
         "winners": list(result.winners),
     }
+
+
+def _plain(html: str) -> str:
+    """A line of the group's HTML as plain text (the page sets text, never HTML)."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def event_json(lang: Lang, variant: str, seq: int, event: TableEvent) -> JSON | None:
@@ -206,6 +245,12 @@ def event_json(lang: Lang, variant: str, seq: int, event: TableEvent) -> JSON | 
             "seq": seq,
             **shown,
             "bomb": combo is not None and combo.kind in BOMB_KINDS,
+            # a bomb's moment names it by its size (五炸), or by its own name (三连炸)
+            "effect": (
+                bomb_name(lang, variant, combo)
+                if combo is not None and combo.kind in BOMB_KINDS
+                else None
+            ),
             "timed_out": event.source is Source.TIMER,
         }
     kinds: dict[type[TableEvent], str] = {

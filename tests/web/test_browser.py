@@ -182,6 +182,13 @@ async def test_four_pages_play_a_whole_shuangkou_game(
         await screenshot(dark.page, "shuangkou-result-dark")
         headline = await pages[0].page.inner_text("#panel h2")
         assert headline and table.engine.result is not None
+        # the result screen: a row per seat, the viewer's as 你, each change signed
+        rows = await pages[0].page.query_selector_all("#panel .score-row")
+        assert len(rows) == 4
+        mine = await pages[0].page.inner_text("#panel .score-row.you")
+        assert "你" in mine and ("+" in mine or "-" in mine or "0" in mine)
+        winners = await pages[0].page.query_selector_all("#panel .score-row.won")
+        assert len(winners) == len(table.engine.result.winners)
         assert players.on_page > 10 and players.on_keyboard == 0
         check_pages(pages, table)
         check_views(dark.views(), 1, table)

@@ -177,3 +177,42 @@ async def test_sideways_the_hand_and_its_buttons_stay_on_the_screen(
         await page.wait_for_selector("body[data-seq='1']", state="attached")
         await screenshot(page, "feel-sideways")
         assert not opened.errors, opened.errors
+
+
+async def test_a_bomb_sorted_first_and_played_has_its_moment(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    """理牌 puts the bombs first, marked; played, the bomb's name shows large on every page."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        ranks = [card >> 3 for card in table.engine.hands[leader]]
+        size = max(ranks.count(rank) for rank in set(ranks) if rank < 16)
+        assert size >= 4, "the deal of this seed gives the leader a bomb"
+        opened = await _page_of(browser, fake, web.port, table, leader)
+        watcher = await _page_of(browser, fake, web.port, table, (leader + 1) % 4)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        await page.click("#sort")  # by suit
+        await page.click("#sort")  # 理牌
+        marked = await page.query_selector_all("#hand .card.bomb")
+        assert len(marked) >= size
+        await _slide(page, 0, size - 1)
+        assert await _selected(page) == size
+        label = await page.inner_text("#play")
+        assert "炸" in label, label
+        await page.click("#play")
+        effect = {4: "四炸", 5: "五炸", 6: "六炸", 7: "七炸", 8: "八炸"}[size]
+        for shown in (page, watcher.page):
+            await shown.wait_for_selector("#effect:not([hidden])")
+            assert await shown.inner_text("#effect") == effect  # named by its size
+        await screenshot(watcher.page, "feel-bomb")
+        heard = [e for v in watcher.views() for e in v.get("events", []) if e["type"] == "play"]
+        assert heard and heard[-1]["bomb"] and heard[-1]["seat"] == leader
+        assert not opened.errors and not watcher.errors

@@ -378,7 +378,7 @@
     const bomb = plays.filter((event) => event.bomb).pop();
     if (bomb) {
       const node = $("effect");
-      node.textContent = bomb.name;
+      node.textContent = bomb.effect || bomb.name;
       node.hidden = false;
       node.classList.remove("boom");
       void node.offsetWidth; // restart the animation
@@ -413,10 +413,7 @@
     panel.replaceChildren();
     const me = view.me;
     if (view.status === "finished" && view.result) {
-      panel.append(el("h2", "", view.result.headline));
-      const result = el("div", "result");
-      result.textContent = textOf(view.result.html);
-      panel.append(result);
+      panel.append(...resultNodes(view, view.result));
       if (view.next_game) {
         panel.append(wrap([button(t("to_next_game"), "primary", () => follow(view.next_game), "to-next")], true));
       } else if (view.seat != null) {
@@ -434,6 +431,37 @@
       panel.append(wrap([button(t("takeback"), "primary", () => act("takeback"), "takeback")], true));
     }
     panel.hidden = !panel.childElementCount;
+  }
+
+  // the result screen: the headline, how it was won (once), a row per seat (你 for the
+  // viewer): the change in colour, the new total and title with ↑ ↓, the cards left in hand
+  function resultNodes(view, result) {
+    const nodes = [el("h2", "", result.headline)];
+    for (const line of result.how || []) nodes.push(el("div", "how", line));
+    const rows = el("div", "scores");
+    for (const row of result.rows || []) {
+      const line = el("div", "score-row" + (row.won ? " won" : "") + (row.you ? " you" : ""));
+      line.dataset.seat = String(row.seat);
+      let name = (row.computer ? "🤖 " : "") + (row.you ? t("you") : row.name);
+      if (row.escaped) name += ` · ${t("gone")}`;
+      line.append(el("span", "who", name));
+      const sign = row.delta > 0 ? "plus" : row.delta < 0 ? "minus" : "zero";
+      line.append(el("span", `delta ${sign}`, (row.delta > 0 ? "+" : "") + row.delta));
+      const change = row.title_change > 0 ? " ↑" : row.title_change < 0 ? " ↓" : "";
+      line.append(el("span", "total", row.score == null ? "" : `${row.score} · ${row.title}${change}`));
+      if (row.left && row.left.length) {
+        const left = el("div", "left");
+        for (const code of row.left) left.append(cardNode(code, true));
+        line.append(left);
+      }
+      rows.append(line);
+    }
+    nodes.push(rows);
+    if (result.short_game) nodes.push(el("div", "how", t("short_game")));
+    const whole = el("details", "whole");
+    whole.append(el("summary", "", t("whole_result")), el("div", "result", textOf(result.html)));
+    nodes.push(whole);
+    return nodes;
   }
 
   function wrap(buttons, one) {
@@ -489,7 +517,8 @@
 
   function renderHand(view) {
     const area = $("hand-area");
-    area.hidden = view.seat == null;
+    // after the game the cards left show in the result (no stray tag where the hand was)
+    area.hidden = view.seat == null || view.status === "finished";
     const myTurn = view.status === "playing" && view.turn != null && view.turn === view.seat;
     area.classList.toggle("myturn", myTurn && !view.me.auto_pass);
     $("sort").textContent = t(["by_suit", "by_bombs", "by_rank"][state.order]);
