@@ -104,5 +104,6 @@ async def _headers_and_refusals(
         error.headers.update(SECURITY_HEADERS)
         raise
     if not response.prepared:
-        response.headers.update(SECURITY_HEADERS)
+        for name, value in SECURITY_HEADERS.items():  # a static file says how to cache it
+            response.headers.setdefault(name, value)
     return response

@@ -15,7 +15,6 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -25,6 +24,7 @@ from bot.limits.throttle import Throttle
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.strings import Lang, web_strings
 from bot.service import GameService, Reply, Table, UserInfo
+from bot.web.assets import Assets
 from bot.web.initdata import InitDataError, WebUser, check_init_data
 from bot.web.inputs import (
     MAX_ACTION_BYTES,
@@ -42,11 +42,6 @@ log = logging.getLogger(__name__)
 
 #: seconds a new WebSocket has to say who it is
 HELLO_TIMEOUT = 10.0
-STATIC = {
-    "app.js": "application/javascript",
-    "app.css": "text/css",
-    "replay.js": "application/javascript",
-}
 #: why a replay is refused -> the answer (a finished game's replay only; see GET /api/replay).
 #: An outsider hears "no replay" as for a game that does not exist: nothing tells them which do
 REPLAY_REFUSALS = {
@@ -97,6 +92,7 @@ class WebTable:
         self.max_age = max_age
         self.clock = clock
         self.live = LiveViews(per_user=sockets_per_user, per_game=sockets_per_game)
+        self.assets = Assets()
         service.watch(self.live.changed, self.live.watching, self.live.heard)
         self.port = 0  # where the server listens, once started
         self._sockets: set[web.WebSocketResponse] = set()
@@ -198,14 +194,14 @@ class WebTable:
 
     # ---- routes ---------------------------------------------------------------------------
 
-    async def _page(self, _request: web.Request) -> web.StreamResponse:
-        return web.Response(body=_asset("index.html"), content_type="text/html", charset="utf-8")
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return self.assets.response(request, "index.html")
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        if name not in STATIC:
+        if name == "index.html":
             raise web.HTTPNotFound()
-        return web.Response(body=_asset(name), content_type=STATIC[name], charset="utf-8")
+        return self.assets.response(request, name)
 
     async def _health(self, _request: web.Request) -> web.StreamResponse:
         return web.json_response({"ok": True, "pages": self.live.count()})
@@ -369,10 +365,6 @@ def _game_id(value: object, user: WebUser) -> int:
     raw = value if value not in (None, "") else user.start_param.removeprefix("g")
     with _refusing():
         return game_id_of(raw)
-
-
-def _asset(name: str) -> bytes:
-    return resources.files("bot.web").joinpath("static", name).read_bytes()
 
 
 def _dumps(value: Any) -> str:
