@@ -167,6 +167,8 @@ async def shown_seq(page: Page, seq: int) -> None:
 
 async def screenshot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # a play still on its way to the felt would show twice: wait until it has landed
+    await page.wait_for_selector(".play.fly", state="detached")
     png = await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
     # a PNG of the phone's width: a blank or failed capture is far smaller than a drawn table
     assert png.startswith(b"\x89PNG") and len(png) > 20_000, (name, len(png))

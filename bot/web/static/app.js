@@ -16,6 +16,7 @@
   const FLUSH_MIN = 5; // as tableview.FLUSH_MIN
   const TRICK_SHOWN = 6; // as render.TRICK_ENTRIES
   const LINGER_MS = 900; // a taken trick stays on the felt this long
+  const POINT_RANKS = new Set([5, 10, 13]); // 刨王's point cards: 5, 10, K
 
   const state = {
     view: null,
@@ -132,6 +133,7 @@
     }
     const suit = suitOf(code);
     if (suit === 1 || suit === 3) node.classList.add("red");
+    if (state.view && state.view.variant === "paowang" && POINT_RANKS.has(rank)) node.classList.add("points");
     const label = RANKS[rank] || String(rank);
     node.append(el("span", "r", label), el("span", "s", SUITS[suit]), el("span", "big", SUITS[suit]));
     node.setAttribute("aria-label", SUITS[suit] + label);
@@ -216,6 +218,7 @@
       state.hint = -1;
     }
     state.handKey = handKey;
+    if (view.turn !== (previous && previous.turn) || view.seq !== (previous && previous.seq)) state.turnMs = 0;
     state.deadline = view.seconds_left == null ? null : performance.now() + view.seconds_left * 1000;
     const same = previous && previous.game_id === view.game_id;
     // a trick just taken stays on the felt a moment (the view has it as the last trick)
@@ -282,6 +285,8 @@
   function renderSeats(view) {
     const box = $("seats");
     box.replaceChildren();
+    // every other seat on one row: 刨王's four as well as 双扣's three
+    box.style.setProperty("--others", String(view.seats.length - (view.seat == null ? 0 : 1)));
     const n = view.seats.length;
     const start = view.seat == null ? 0 : view.seat + 1;
     for (let k = 0; k < n; k++) {
@@ -313,6 +318,9 @@
     if (seat.computer) tags.push(el("span", "tag bot", t("computer")));
     if (seat.place) tags.push(el("span", "tag place", t(`place.${seat.place}`)));
     else tags.push(el("span", "tag count", t("cards_left", { n: seat.cards })));
+    if (!seat.place && (seat.cards === 1 || seat.cards === 2) && view.status === "playing") {
+      tags.push(el("span", "tag alarm", t(seat.cards === 1 ? "last_one" : "last_two")));
+    }
     if (seat.points !== undefined) tags.push(el("span", "tag count", t("points", { n: seat.points })));
     if (seat.partner) tags.push(el("span", "tag partner", t("partner")));
     if (seat.takeover) tags.push(el("span", "tag", t("takeover")));
@@ -353,7 +361,11 @@
       const leader = view.turn != null ? seatName(view, view.turn) : "";
       list.append(el("li", "empty", leader ? t("new_trick", { name: leader }) : ""));
     }
-    $("trick-points").textContent = view.trick_points ? t("trick_points", { n: view.trick_points }) : "";
+    const points = [];
+    if (view.trick_points) points.push(t("trick_points", { n: view.trick_points }));
+    const sides = sideTotals(view);
+    if (sides) points.push(t("sides", sides));
+    $("trick-points").textContent = points.join(" · ");
     const toggle = $("last-toggle");
     toggle.textContent = state.showLast ? t("hide_last_trick") : t("last_trick");
     const last = $("last-trick");
@@ -398,6 +410,20 @@
     row.style.setProperty("--from-x", `${Math.round(a.left + a.width / 2 - (b.left + b.width / 2))}px`);
     row.style.setProperty("--from-y", `${Math.round(a.top + a.height / 2 - (b.top + b.height / 2))}px`);
     row.classList.add("fly");
+    row.addEventListener("animationend", () => row.classList.remove("fly"), { once: true });
+  }
+
+  // 刨王: once the viewer knows every seat's side, each side's points so far
+  function sideTotals(view) {
+    if (view.seat == null || !view.seats.length || view.seats[0].points === undefined) return null;
+    let ours = 0;
+    let theirs = 0;
+    for (const [index, seat] of view.seats.entries()) {
+      if (index === view.seat || seat.partner) ours += seat.points;
+      else if (seat.opponent) theirs += seat.points;
+      else return null; // a side not known yet: no totals that would guess it
+    }
+    return { ours, theirs };
   }
 
   function button(label, cls, onClick, id) {
@@ -590,7 +616,12 @@
       clock.hidden = true;
       return;
     }
-    const left = Math.max(0, Math.ceil((state.deadline - performance.now()) / 1000));
+    const remaining = Math.max(0, state.deadline - performance.now());
+    const left = Math.ceil(remaining / 1000);
+    // the ring round the seat to act empties as its time runs out
+    state.turnMs = Math.max(state.turnMs || 0, remaining);
+    const ring = document.querySelector("#seats .seat.turn") || (state.view.turn === state.view.seat ? $("hand") : null);
+    if (ring) ring.style.setProperty("--left", String(remaining / (state.turnMs || 1)));
     clock.textContent = t("seconds", { n: left });
     clock.classList.toggle("low", left <= 10);
     clock.hidden = false;
