@@ -38,7 +38,7 @@ test: $(BIN)/activate-stamp browser
 # The README's pictures: the browser tests write their screenshots to build/screenshots/ on
 # every run; this writes them to docs/screenshots/ instead, to be looked at and committed.
 screenshots: $(BIN)/activate-stamp browser
-	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest -n 0 tests/web/test_browser.py
+	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest -n 0 tests/web/test_browser.py tests/web/test_feel.py
 
 lint: $(BIN)/activate-stamp
 	$(BIN)/ruff check bot fakebot tests bench
