@@ -43,12 +43,13 @@ class HandRequests:
     async def page_opened(self, table: Table, index: int) -> None:
         """The seat's page opened: it takes over from the prompt's buttons, which are taken
         off now rather than in the seat's first action (a Telegram call the page would wait
-        for). Called under the table's lock."""
+        for), and behind: the page's first view does not wait for that edit either. Called
+        under the table's lock."""
         seat = table.seats[index]
         if table.status != "playing" or not table.dealt or seat.takeover:
             return
         if seat.live_message_id is not None:
-            await self.hands.retire(table, index, "")
+            self.hands.retire_behind(table, index)  # the first view does not wait for it
             await self.hands.save(table)
 
     async def page_closed(self, table: Table, index: int) -> None:

@@ -6,6 +6,8 @@ they act (or their turn ends) it is retired: edited to a record of the hand with
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 
 from bot.game.cards import Card
@@ -27,10 +29,13 @@ from bot.service.events import Acted, Blocked, Dealt, Finished, TookBack, TurnBe
 from bot.service.tables import Table
 from bot.service.web_links import web_table_url
 
+log = logging.getLogger(__name__)
+
 
 class HandMessages:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
+        self._behind: set[asyncio.Task[None]] = set()
 
     # ---- what it follows ------------------------------------------------------------------
 
@@ -191,6 +196,30 @@ class HandMessages:
             seat.live_message_id = message_id
             return
         await self.deps.messenger.edit(seat.user_id, message_id, body)
+
+    def retire_behind(self, table: Table, index: int) -> None:
+        """Retire the seat's live message without waiting for the edit (its buttons are
+        outdated at once, the message's id forgotten now): a page that opens right after the
+        deal must not wait for the private chat's pace before its first view."""
+        seat = table.seats[index]
+        message_id, seat.live_message_id = seat.live_message_id, None
+        if seat.user_id is None or message_id is None:
+            return
+        body = self.body(table, index, deciding=False)
+        edit = asyncio.create_task(self._edit_behind(seat.user_id, message_id, body))
+        self._behind.add(edit)
+        edit.add_done_callback(self._behind.discard)
+
+    async def _edit_behind(self, chat_id: int, message_id: int, body: str) -> None:
+        try:
+            await self.deps.messenger.edit(chat_id, message_id, body)
+        except Exception:  # nobody awaits it: say so rather than lose it
+            log.exception("retiring hand message %s of %s failed", message_id, chat_id)
+
+    async def shutdown(self) -> None:
+        """Let the edits made behind go out."""
+        for edit in list(self._behind):
+            await edit
 
     async def retire_all(self, table: Table) -> None:
         if not table.dealt:

@@ -366,6 +366,7 @@ class GameService:
             if table.has_channel:
                 await table.channel.close()
         await self.parts.lines.shutdown()
+        await self.parts.hands.shutdown()
         await self.answers.close()
 
 

@@ -3,6 +3,7 @@ through it, every live message checked for what it must not show, and every refu
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -340,3 +341,41 @@ async def test_the_page_speaks_the_players_language(
     assert (en["lang"], zh["lang"]) == ("en", "zh")
     assert en["strings"]["pass"] == "Pass" and zh["strings"]["pass"] == "不出"
     assert (en["variant_name"], zh["variant_name"]) == ("Shuangkou", "绍兴双扣")
+
+
+async def test_a_page_opened_right_after_the_deal_does_not_wait_for_the_prompts_edit(
+    fake_telegram: FakeTelegram, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the page takes the buttons off the seat's prompt; that edit may wait for the
+    private chat's pace (the deal's messages just went out). The first view does not wait
+    for it, and the buttons come off all the same."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+        table = await start_game(fake, service, people, "双扣")
+        first = table.engine.turn
+        assert first is not None
+        prompt = table.seats[first].live_message_id
+        assert prompt is not None
+        paced, edits = asyncio.Event(), []
+        edit = service.messenger.edit
+
+        async def slow_edit(chat_id: int, message_id: int, *args: Any, **kwargs: Any) -> Any:
+            if message_id == prompt:
+                edits.append(message_id)
+                await paced.wait()  # as if the chat's pace held it
+            return await edit(chat_id, message_id, *args, **kwargs)
+
+        monkeypatch.setattr(service.messenger, "edit", slow_edit)
+        async with aiohttp.ClientSession() as session:
+            mover = client_for(fake, session, web.port, people[first])
+            async with mover.live(table.game_id):
+                view = await mover.wait_view(lambda v: v["turn"] == first)
+                assert view["me"]["legal"] and edits == [prompt] and not paced.is_set()
+                assert table.seats[first].live_message_id is None  # its buttons are stale
+                paced.set()
+                chat = fake.chat(people[first])
+                await fake.wait_for(
+                    lambda: not getattr(chat.message(prompt), "buttons", True),
+                    what="the prompt's buttons off",
+                )
