@@ -57,7 +57,12 @@ class RevealGate:
         if not table.ready_pending:
             await self.close(table)
         else:
-            await self.deps.events.emit(table, GateOpened(self.deps.options(table).reveal_seconds))
+            await self.wait(table, self.deps.options(table).reveal_seconds)
+
+    async def wait(self, table: Table, seconds: float) -> None:
+        """The gate waits ``seconds`` at most (the timers follow; the pages count down)."""
+        table.deadline = self.deps.clock() + seconds
+        await self.deps.events.emit(table, GateOpened(seconds))
 
     async def prompt(self, table: Table, index: int) -> None:
         seat = table.seats[index]

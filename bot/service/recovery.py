@@ -13,7 +13,7 @@ import logging
 from bot.game.common import Action
 from bot.game.replay import replay
 from bot.service.deps import Deps
-from bot.service.events import GateOpened, Resumed, TurnBegan, TurnMode
+from bot.service.events import Resumed, TurnBegan, TurnMode
 from bot.service.gate import RevealGate
 from bot.service.hands import HandMessages
 from bot.service.starting import TableStart
@@ -99,8 +99,7 @@ class Recovery:
         for index in sorted(table.ready_pending):
             await self.gate.prompt(table, index)
         if table.ready_pending:
-            seconds = self.deps.options(table).reveal_seconds
-            await self.deps.events.emit(table, GateOpened(seconds))
+            await self.gate.wait(table, self.deps.options(table).reveal_seconds)
         else:
             await self.gate.close(table)
 

@@ -154,7 +154,9 @@ def table_view(table: Table, seat: int | None, lang: Lang, *, now: float) -> JSO
     variant = view.variant
     deciding = not view.over and not table.gate_open and view.turn is not None
     seconds_left = None
-    if deciding and table.deadline is not None and table.seats[view.turn or 0].plays_itself:
+    # the time of the seat to act (a person's), or of the 亮王 gate, the same for every page
+    timed = table.gate_open or (deciding and table.seats[view.turn or 0].plays_itself)
+    if timed and table.deadline is not None:
         seconds_left = max(0.0, round(table.deadline - now, 1))
     on_table = None
     if view.on_table is not None and view.on_table_seat is not None:

@@ -209,6 +209,8 @@ async def test_five_pages_play_paowang_with_the_reveal_on_the_page(
         assert holders and table.gate_open
         for seat in holders:  # the holders are asked on their page; the others only wait
             await pages[seat].page.wait_for_selector("#reveal")
+        for opened in pages.values():  # every page counts the gate's time down, the same
+            await opened.page.wait_for_selector("#clock:not([hidden])")
         for seat in set(range(5)) - holders:
             assert await pages[seat].page.query_selector("#reveal") is None
 
