@@ -336,4 +336,5 @@ class Lobby:
                 registry.seat(table, seat.user_id)
         async with table.lock:
             await self._post_lobby(table)
+        self.deps.changed(table)  # the finished game's pages offer its 开始
         return Reply()

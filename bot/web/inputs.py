@@ -20,7 +20,7 @@ from bot.game.cards import BIG_JOKER, NO_SUIT, SMALL_JOKER, SUITS, Card
 from bot.web.guard import BODY_TIMEOUT, BodyTooSlow
 
 #: what a page may ask for; everything else is a 400
-KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again"})
+KINDS = frozenset({"play", "pass", "reveal", "decline", "ready", "takeback", "again", "start"})
 #: SQLite's INTEGER is 64-bit signed: a larger id would overflow the query, not miss a game
 MAX_GAME_ID = 2**63 - 1
 #: a hand holds at most 27 cards (双扣), so no play is longer

@@ -112,8 +112,10 @@ class LiveViews:
         for page in self._pages.get(table.game_id, ()):
             page.wake()
         previous = table.previous_game_id
-        if previous is not None and table.status == "playing":
+        if previous is not None and table.status in ("lobby", "playing"):
+            # 再来一局: the finished game's pages see the lobby, then follow into the game
             for page in self._pages.get(previous, ()):
                 if table.seat_of(page.user_id) is not None:
-                    page.next_game = table.game_id
+                    if table.status == "playing":
+                        page.next_game = table.game_id
                     page.wake()

@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, web
 from bot.game.cards import Card
 from bot.limits.throttle import Throttle
 from bot.presentation.callbacks import Act, Callback
-from bot.presentation.strings import Lang, web_strings
+from bot.presentation.strings import Lang, text, web_strings
 from bot.service import GameService, Reply, Table, UserInfo
 from bot.web.assets import Assets
 from bot.web.initdata import InitDataError, WebUser, check_init_data
@@ -187,10 +187,30 @@ class WebTable:
             view["me"]["auto_pass"] = self.service.cannot_beat(table, seat)
             if view["me"]["auto_pass"]:
                 view["me"]["can_pass"] = False
+        if seat is not None and table.status == "finished":
+            view["next_lobby"] = self._next_lobby(table, table.seats[seat].user_id or 0)
         if strings:
             view["strings"] = web_strings(lang)
         view["lang"] = lang
         return view
+
+    def _lobby_after(self, table: Table) -> Table | None:
+        """The lobby 再来一局 opened after this finished game, while it waits for 开始."""
+        lobby = self.service.table_in_chat(table.chat_id)
+        if lobby is None or lobby.status != "lobby" or lobby.previous_game_id != table.game_id:
+            return None
+        return lobby
+
+    def _next_lobby(self, table: Table, user_id: int) -> JSON | None:
+        lobby = self._lobby_after(table)
+        if lobby is None or lobby.seat_of(user_id) is None:
+            return None
+        return {
+            "game": lobby.game_id,
+            "full": lobby.full,
+            # the opener starts it here as in the group (an admin may, in the group)
+            "can_start": lobby.full and lobby.opener_id == user_id,
+        }
 
     # ---- routes ---------------------------------------------------------------------------
 
@@ -245,9 +265,14 @@ class WebTable:
         return web.json_response(payload, dumps=_dumps)
 
     async def _act(self, user: WebUser, table: Table, kind: str, cards: list[Card]) -> Reply:
+        info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
         if kind == "again":
-            info = UserInfo(user.user_id, user.first_name, user.username, user.language_code)
             return await self.service.play_again(info, Callback(table.game_id, 0, Act.AGAIN))
+        if kind == "start":  # 开始 the lobby 再来一局 opened, from the finished game's page
+            lobby = self._lobby_after(table)
+            if lobby is None:
+                return Reply(text(await self.service.language(info), "err.outdated"))
+            return await self.service.on_lobby_callback(info, Callback(lobby.game_id, 0, Act.START))
         return await self.service.web_action(user.user_id, table.game_id, kind, cards)
 
     # ---- live views -----------------------------------------------------------------------

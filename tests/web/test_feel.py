@@ -9,7 +9,8 @@ from playwright.async_api import Browser, Page
 
 from fakebot import FakeTelegram
 from fakebot.miniapp import init_data_for
-from tests.e2e.driver import setup_world
+from tests.e2e.driver import GROUP, setup_world
+from tests.e2e.helpers_robust import finish, start_game
 from tests.web.browser import OpenPage, open_page, screenshot, shown_seq
 from tests.web.helpers import running_web_bot, web_settings
 from tests.web.test_browser import start
@@ -216,3 +217,39 @@ async def test_a_bomb_sorted_first_and_played_has_its_moment(
         heard = [e for v in watcher.views() for e in v.get("events", []) if e["type"] == "play"]
         assert heard and heard[-1]["bomb"] and heard[-1]["seat"] == leader
         assert not opened.errors and not watcher.errors
+
+
+async def test_play_again_from_the_page_takes_every_page_into_the_next_game(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    """再来一局 on a result page opens the next lobby (the group gets its lobby message); the
+    presser, its opener, starts it from the page; every page goes into the new game by
+    itself."""
+    fake = fake_telegram
+    people = setup_world(fake, 2)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3")) as (service, web):
+        table = await start_game(fake, service, people, "双扣", 2)
+        await finish(fake, service, people, table)
+        seats = [table.seat_of(person) for person in people]
+        opener, other = [
+            await _page_of(browser, fake, web.port, table, seat or 0) for seat in seats
+        ]
+        for opened in (opener, other):
+            await opened.page.wait_for_selector("#again")
+        await opener.page.click("#again")
+        lobby = await fake.wait_for(
+            lambda: (t := service.table_in_chat(GROUP)) is not None and t.status == "lobby" and t,
+            what="the next lobby",
+        )
+        assert lobby.previous_game_id == table.game_id
+        await opener.page.wait_for_selector("#start-next")
+        await other.page.wait_for_selector("#panel .how >> text=等开局的人开始")
+        assert await other.page.query_selector("#start-next") is None  # not the opener
+        await screenshot(opener.page, "feel-next-lobby")
+        await opener.page.click("#start-next")
+        for opened in (opener, other):
+            await opened.page.wait_for_selector(
+                f"body[data-game='{lobby.game_id}'][data-status='playing']", state="attached"
+            )
+        assert lobby.status == "playing"
+        assert not opener.errors and not other.errors

@@ -234,12 +234,19 @@
     if (!same || view.trick.length < (previous ? previous.trick.length : 0)) state.wholeTrick = false;
     render();
     holdTheTable(view);
+    // 再来一局 started the next game: every page of this one goes there by itself
+    if (view.status === "finished" && view.next_game && state.followed !== view.next_game) {
+      state.followed = view.next_game;
+      follow(view.next_game);
+      return;
+    }
     const mine = (v) => v.status === "playing" && v.turn != null && v.turn === v.seat && !v.me.auto_pass;
     if (mine(view) && !(same && mine(previous))) haptic("impact", "medium"); // your turn
     animate(view, view.events || []);
     document.body.dataset.ready = "1";
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.status = view.status;
+    document.body.dataset.game = String(view.game_id);
     document.body.dataset.version = String((Number(document.body.dataset.version) || 0) + 1);
   }
 
@@ -440,8 +447,14 @@
     const me = view.me;
     if (view.status === "finished" && view.result) {
       panel.append(...resultNodes(view, view.result));
-      if (view.next_game) {
+      const lobby = view.next_lobby;
+      if (view.next_game) {  // followed at once (show); the button if that did not happen
         panel.append(wrap([button(t("to_next_game"), "primary", () => follow(view.next_game), "to-next")], true));
+      } else if (lobby && lobby.can_start) {
+        panel.append(el("div", "how", t("next_ready")));
+        panel.append(wrap([button(t("start_next"), "primary", () => act("start"), "start-next")], true));
+      } else if (lobby) {
+        panel.append(el("div", "how", t(lobby.full ? "next_waiting" : "next_filling")));
       } else if (view.seat != null) {
         panel.append(wrap([button(t("again"), "primary", () => act("again"), "again")], true));
       }
@@ -643,7 +656,8 @@
     renderActions(state.view);
     try {
       const body = await post(kind, cards);
-      if (body.view) show(body.view);
+      // the answer's view, unless the page has moved on to the next game meanwhile
+      if (body.view && String(body.view.game_id) === String(gameId)) show(body.view);
       if (!body.accepted) refused(body.message);
       else haptic("success");
     } catch (error) {
