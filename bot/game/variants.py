@@ -30,6 +30,7 @@ __all__ = [
     "auto_passes",
     "cannot_beat",
     "cheapest_first",
+    "hint_order",
     "variant_for",
 ]
 
@@ -42,6 +43,20 @@ def cheapest_first(combo: Combo) -> tuple[int, int, int, int]:
     """Non-bombs before bombs, then by tier/key, then fewer cards: the order in which hints
     are offered and in which a seat that must play falls back to the least it can give."""
     return (int(combo.kind in BOMB_KINDS), combo.tier, combo.key, len(combo.cards))
+
+
+def hint_order(leading: bool) -> Callable[[Combo], tuple[int, ...]]:
+    """The order in which 提示 offers plays. Answering: the cheapest first (non-bombs before
+    bombs, then the lowest). Leading: the lowest cards first, each in the largest shape they
+    make (a run from the 3 before a pair of 3s before the single 3), bombs last."""
+    if not leading:
+        return cheapest_first
+
+    def lead_key(combo: Combo) -> tuple[int, ...]:
+        lowest = min(card >> 3 for card in combo.cards)
+        return (int(combo.kind in BOMB_KINDS), lowest, -len(combo.cards), combo.tier, combo.key)
+
+    return lead_key
 
 
 @dataclass(frozen=True)

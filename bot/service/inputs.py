@@ -15,7 +15,7 @@ from html import escape
 
 from bot.game.cards import Card
 from bot.game.textplay import is_pass, parse_play_text
-from bot.game.variants import cheapest_first
+from bot.game.variants import hint_order
 from bot.presentation.callbacks import Act, Callback
 from bot.presentation.render import play_html
 from bot.presentation.strings import Lang, text
@@ -149,7 +149,7 @@ class SeatInputs:
         plays = table.variant.legal_plays(game.view(index))
         if not plays:
             return Reply(text(seat.language, "ok.no_hint"))
-        plays.sort(key=cheapest_first)
+        plays.sort(key=hint_order(game.on_table is None))
         seat.hint_index = (seat.hint_index + 1) % len(plays)
         combo = plays[seat.hint_index]
         selected = _indexes_of(sorted(game.hands[index]), combo.cards)

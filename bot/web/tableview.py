@@ -23,7 +23,7 @@ from typing import Any
 from bot.game.cards import NO_SUIT
 from bot.game.common import Combo, SeatView
 from bot.game.levels import level_for
-from bot.game.variants import BOMB_KINDS, cheapest_first
+from bot.game.variants import BOMB_KINDS, hint_order
 from bot.presentation.names import bomb_name, play_name
 from bot.presentation.render import variant_name
 from bot.presentation.result_message import how_lines
@@ -135,7 +135,7 @@ def _my_turn(table: Table, view: SeatView, seat: int | None, lang: Lang) -> JSON
     if view.turn != seat or table.seats[seat].takeover:
         return me
     with_suits = suits_matter(view.variant)
-    plays = sorted(table.variant.legal_plays(view), key=cheapest_first)
+    plays = sorted(table.variant.legal_plays(view), key=hint_order(view.on_table is None))
     me["legal"] = [
         {
             "cards": [int(card) for card in sorted(combo.cards)],
