@@ -174,6 +174,11 @@ async def test_sideways_the_hand_and_its_buttons_stay_on_the_screen(
             assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], (selector, box)
             assert box["x"] + box["width"] <= SIDEWAYS["width"], (selector, box)
         await page.click("#hint")
+        first = await page.inner_text("#play")
+        await page.click("#hint")
+        assert "2/" in await page.inner_text("#hint")  # 提示 counts where it is
+        await page.click("#hint-back")  # and walks back
+        assert await page.inner_text("#play") == first
         await page.click("#play")
         await page.wait_for_selector("body[data-seq='1']", state="attached")
         await screenshot(page, "feel-sideways")

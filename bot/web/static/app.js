@@ -618,8 +618,10 @@
     $("clear").disabled = !state.selected.size;
     $("pass").textContent = t("pass");
     $("pass").disabled = !me.can_pass || state.busy;
-    $("hint").textContent = t("hint");
+    $("hint").textContent = state.hint >= 0 && me.legal.length > 1
+      ? `${t("hint")} ${state.hint + 1}/${me.legal.length}` : t("hint");
     $("hint").disabled = !me.legal.length || state.busy;
+    $("hint-back").hidden = state.hint < 0 || me.legal.length < 2;
     $("actions").hidden = view.status !== "playing" || view.gate;
   }
 
@@ -746,10 +748,13 @@
     if (state.view && state.selected.size) act("play", selectedCodes());
   });
   $("pass").addEventListener("click", () => act("pass"));
-  $("hint").addEventListener("click", () => {
+  // 提示 walks the plays forward (the view lists them in 提示's order); ‹ walks back
+  $("hint").addEventListener("click", () => showHint(1));
+  $("hint-back").addEventListener("click", () => showHint(-1));
+  function showHint(step) {
     const legal = state.view.me.legal;
     if (!legal.length) return;
-    state.hint = (state.hint + 1) % legal.length;
+    state.hint = state.hint < 0 && step < 0 ? legal.length - 1 : (state.hint + step + legal.length) % legal.length;
     const wanted = [...legal[state.hint].cards];
     state.selected.clear();
     state.view.hand.forEach((code, position) => {
@@ -758,7 +763,7 @@
     });
     renderHand(state.view);
     renderActions(state.view);
-  });
+  }
   $("sort").addEventListener("click", () => {
     state.order = (state.order + 1) % ORDERS.length;
     render();
