@@ -258,3 +258,33 @@ async def test_play_again_from_the_page_takes_every_page_into_the_next_game(
             )
         assert lobby.status == "playing"
         assert not opener.errors and not other.errors
+
+
+async def test_sound_is_off_until_the_player_turns_it_on_and_stays_their_choice(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        opened = await _page_of(browser, fake, web.port, table, leader)
+        page = opened.page
+        await page.wait_for_selector("#status.mine")
+        assert await page.get_attribute("#sound", "aria-pressed") == "false"
+        assert await page.get_attribute("body", "data-sounds") is None  # silent: a turn came
+        await page.click("#sound")
+        assert await page.get_attribute("#sound", "aria-pressed") == "true"
+        assert "开" in await page.inner_text("#sound")
+        await page.wait_for_selector("body[data-sounds='1']", state="attached")  # the tap's
+        await page.click("#hint")
+        await page.click("#play")  # a play: its sound
+        await page.wait_for_selector("body[data-sounds='2']", state="attached")
+        await page.reload()  # remembered
+        await page.wait_for_selector("body[data-ready='1']", state="attached")
+        assert await page.get_attribute("#sound", "aria-pressed") == "true"
+        assert not opened.errors, opened.errors

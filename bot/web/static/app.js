@@ -90,6 +90,48 @@
     }
   }
 
+  // ---- sound: off unless the player turns it on, remembered for them ------------------------
+  // Drawn by the page itself (Web Audio), no files: a tick for a play, a thud for a bomb, a
+  // chime when the turn comes. The choice is kept in Telegram's cloud storage (the player's,
+  // on every device) where the client has it, else in this browser.
+  const SOUND_KEY = "sound";
+  const sound = { on: false, context: null };
+  function remember(on) {
+    if (tg && atLeast("6.9") && tg.CloudStorage) tg.CloudStorage.setItem(SOUND_KEY, on ? "on" : "off");
+    try { localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch (_) { /* private mode */ }
+  }
+  function recall(then) {
+    let local = null;
+    try { local = localStorage.getItem(SOUND_KEY); } catch (_) { local = null; }
+    then(local === "on");
+    if (tg && atLeast("6.9") && tg.CloudStorage) {
+      tg.CloudStorage.getItem(SOUND_KEY, (error, value) => { if (!error && value) then(value === "on"); });
+    }
+  }
+  function beep(kind) {
+    if (!sound.on) return;
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    sound.context = sound.context || new Context();
+    const audio = sound.context;
+    const tones = { play: [660, 0.06], bomb: [110, 0.35], turn: [880, 0.12] }[kind] || [440, 0.05];
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = kind === "bomb" ? "sawtooth" : "sine";
+    osc.frequency.value = tones[0];
+    gain.gain.setValueAtTime(0.18, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + tones[1]);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + tones[1]);
+    document.body.dataset.sounds = String((Number(document.body.dataset.sounds) || 0) + 1);
+  }
+  function showSound() {
+    const node = $("sound");
+    node.textContent = t(sound.on ? "sound_on" : "sound_off");
+    node.setAttribute("aria-pressed", sound.on ? "true" : "false");
+  }
+
   // ---- theme ------------------------------------------------------------------------------
   function applyTheme() {
     let params = tg ? tg.themeParams : null;
@@ -241,7 +283,7 @@
       return;
     }
     const mine = (v) => v.status === "playing" && v.turn != null && v.turn === v.seat && !v.me.auto_pass;
-    if (mine(view) && !(same && mine(previous))) haptic("impact", "medium"); // your turn
+    if (mine(view) && !(same && mine(previous))) { haptic("impact", "medium"); beep("turn"); } // your turn
     animate(view, view.events || []);
     document.body.dataset.ready = "1";
     document.body.dataset.seq = String(view.seq);
@@ -260,6 +302,7 @@
     if (!view) return;
     document.title = `${view.variant_name} · ${t("title")}`;
     $("variant").textContent = view.variant_name;
+    showSound();
     $("app").classList.toggle("finished", view.status === "finished");
     renderStatus(view);
     renderSeats(view);
@@ -407,6 +450,7 @@
       effectTimer = setTimeout(() => { node.hidden = true; }, still ? 900 : 1300);
     }
     const last = plays.pop();
+    if (last) beep(bomb ? "bomb" : "play");
     if (!last || still) return;
     const from = last.seat === view.seat ? $("hand") : document.querySelector(`#seats .seat[data-seat="${last.seat}"]`);
     const rows = [...document.querySelectorAll("#trick li.play")].filter((li) => li.dataset.seat === String(last.seat));
@@ -770,6 +814,12 @@
   });
   // the cards are sized to the width: again when it changes (a turn sideways)
   window.addEventListener("resize", () => { if (state.view) renderHand(state.view); });
+  $("sound").addEventListener("click", () => {
+    sound.on = !sound.on;
+    remember(sound.on);
+    showSound();
+    beep("play"); // a first sound from the tap itself: browsers allow audio after a gesture
+  });
   $("last-toggle").addEventListener("click", (event) => {
     event.stopPropagation(); // not a tap on the felt
     state.showLast = !state.showLast;
@@ -794,6 +844,7 @@
       tg.requestFullscreen();
     }
   }
+  recall((on) => { sound.on = on; showSound(); });
   $("banner").textContent = t("connecting");
   $("banner").hidden = false;
   // a replay (?replay=<game>, or a direct link's start parameter r<game>) loads its own script
