@@ -70,7 +70,10 @@ class Players:
         self.on_page = 0
         self.on_keyboard = 0
 
-    async def play_to_the_end(self, *, shoot_at: int = -1, shoot: Any = None) -> None:
+    async def play_to_the_end(
+        self, *, shoot_at: int = -1, shoot: Any = None, before_turn: Any = None
+    ) -> None:
+        """Play every turn (``before_turn(seat)`` first, if given) until the game is over."""
         table = self.table
         fake = self.fake
         while table.status == "playing" and not table.engine.over:
@@ -84,6 +87,8 @@ class Players:
                 await fake.wait_for(lambda s=seq: table.public_seq > s, what="the auto-pass")
                 continue
             self.turns += 1
+            if before_turn is not None:
+                await before_turn(index)
             if index in self.pages:
                 await self.page_turn(self.pages[index], seq)
                 self.on_page += 1

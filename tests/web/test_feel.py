@@ -13,7 +13,7 @@ from tests.e2e.driver import GROUP, setup_world
 from tests.e2e.helpers_robust import finish, start_game
 from tests.web.browser import OpenPage, open_page, screenshot, shown_seq
 from tests.web.helpers import running_web_bot, web_settings
-from tests.web.test_browser import start
+from tests.web.test_browser import Players, check_pages, open_seats, start
 
 SMALL_PHONE = {"width": 360, "height": 740}
 SIDEWAYS = {"width": 844, "height": 390}
@@ -288,3 +288,44 @@ async def test_sound_is_off_until_the_player_turns_it_on_and_stays_their_choice(
         await page.wait_for_selector("body[data-ready='1']", state="attached")
         assert await page.get_attribute("#sound", "aria-pressed") == "true"
         assert not opened.errors, opened.errors
+
+
+async def test_a_whole_game_sideways_with_every_button_on_the_screen(
+    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+) -> None:
+    """Four pages play a whole 双扣 game; seat 0's is turned sideways (844×390): on each of its
+    turns the hand's last card and every button are inside the screen, and nothing scrolls."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[99]) as (
+        service,
+        web,
+    ):
+        table = await start(fake, service, people, "双扣")
+        pages = await open_seats(browser, fake, web.port, table, (1, 2, 3))
+        pages[0] = await _page_of(browser, fake, web.port, table, 0, viewport=SIDEWAYS, dark=True)
+        sideways = pages[0].page
+        checked = 0
+
+        async def on_screen(index: int) -> None:
+            nonlocal checked
+            if index != 0:
+                return
+            await sideways.wait_for_selector("#status.mine")
+            for selector in ("#hand .row:last-child .card:last-child", "#play", "#pass", "#hint"):
+                node = await sideways.query_selector(selector)
+                box = await node.bounding_box() if node is not None else None
+                assert box is not None, selector
+                assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], selector
+            assert await sideways.evaluate(
+                "document.scrollingElement.scrollHeight <= window.innerHeight"
+            )
+            checked += 1
+            if checked == 1:
+                await screenshot(sideways, "feel-sideways-dark")
+
+        players = Players(fake, service, table, pages)
+        await players.play_to_the_end(before_turn=on_screen)
+        await sideways.wait_for_selector("body[data-status='finished']")
+        assert checked >= 3
+        check_pages(pages, table)

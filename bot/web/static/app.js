@@ -589,7 +589,9 @@
   // before a third row), always with a rank-and-suit strip of each card showing
   function handLayout(count, width) {
     const fits = (w, rows) => w + (Math.ceil(count / rows) - 1) * Math.max(18, Math.round(w * 0.38)) <= width;
-    let w = Math.round(Math.max(40, Math.min(72, width / 6.2)));
+    // a short hand gets larger cards: at most 72 px for a full one, 92 px for a few
+    const largest = count <= 6 ? 92 : count <= 12 ? 80 : 72;
+    let w = Math.round(Math.max(40, Math.min(largest, width / (count <= 6 ? 4.4 : count <= 12 ? 5.2 : 6.2))));
     let rows = fits(w, 1) ? 1 : 2;
     while (!fits(w, rows) && w > 40) w -= 1;
     while (!fits(w, rows) && rows < 3) rows += 1;
