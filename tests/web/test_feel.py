@@ -202,7 +202,9 @@ async def test_a_bomb_sorted_first_and_played_has_its_moment(
         size = max(ranks.count(rank) for rank in set(ranks) if rank < 16)
         assert size >= 4, "the deal of this seed gives the leader a bomb"
         opened = await _page_of(browser, fake, web.port, table, leader)
-        watcher = await _page_of(browser, fake, web.port, table, (leader + 1) % 4)
+        watcher = await _page_of(
+            browser, fake, web.port, table, (leader + 1) % 4, dark=True, viewport=SMALL_PHONE
+        )
         page = opened.page
         await page.wait_for_selector("#status.mine")
         await page.click("#sort")  # by suit
@@ -218,7 +220,8 @@ async def test_a_bomb_sorted_first_and_played_has_its_moment(
         for shown in (page, watcher.page):
             await shown.wait_for_selector("#effect:not([hidden])")
             assert await shown.inner_text("#effect") == effect  # named by its size
-        await screenshot(watcher.page, "feel-bomb")
+        await screenshot(page, "feel-bomb")
+        await screenshot(watcher.page, "feel-bomb-360-dark")
         heard = [e for v in watcher.views() for e in v.get("events", []) if e["type"] == "play"]
         assert heard and heard[-1]["bomb"] and heard[-1]["seat"] == leader
         assert not opened.errors and not watcher.errors
@@ -236,11 +239,13 @@ async def test_play_again_from_the_page_takes_every_page_into_the_next_game(
         table = await start_game(fake, service, people, "双扣", 2)
         await finish(fake, service, people, table)
         seats = [table.seat_of(person) for person in people]
-        opener, other = [
-            await _page_of(browser, fake, web.port, table, seat or 0) for seat in seats
-        ]
+        opener = await _page_of(browser, fake, web.port, table, seats[0] or 0)
+        other = await _page_of(
+            browser, fake, web.port, table, seats[1] or 0, dark=True, viewport=SMALL_PHONE
+        )
         for opened in (opener, other):
             await opened.page.wait_for_selector("#again")
+        await screenshot(other.page, "result-360-dark")
         await opener.page.click("#again")
         lobby = await fake.wait_for(
             lambda: (t := service.table_in_chat(GROUP)) is not None and t.status == "lobby" and t,
