@@ -3,10 +3,14 @@ why, the page uses what Telegram offers, and sideways everything stays on the sc
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, NamedTuple
 
+import pytest
 from playwright.async_api import Browser, Page
 
+from bot.service import GameService, Table
+from bot.web.server import WebTable
 from fakebot import FakeTelegram
 from fakebot.miniapp import init_data_for
 from tests.e2e.driver import GROUP, setup_world
@@ -17,6 +21,29 @@ from tests.web.test_browser import Players, check_pages, open_seats, start
 
 SMALL_PHONE = {"width": 360, "height": 740}
 SIDEWAYS = {"width": 844, "height": 390}
+#: a deal whose leader holds five Js (a 五炸) and a run from the 3
+DEAL = 20261201
+
+
+class Dealt(NamedTuple):
+    fake: FakeTelegram
+    service: GameService
+    web: WebTable
+    table: Table
+    leader: int
+
+
+@pytest.fixture
+async def dealt(fake_telegram: FakeTelegram, tmp_path: Any) -> AsyncIterator[Dealt]:
+    """Four players in a 双扣 game of ``DEAL``, dealt, nobody's page open yet."""
+    fake = fake_telegram
+    people = setup_world(fake, 4)
+    settings = web_settings(fake, tmp_path / "bot.sqlite3")
+    async with running_web_bot(settings, deals=[DEAL]) as (service, web):
+        table = await start(fake, service, people, "双扣")
+        leader = table.engine.turn
+        assert leader is not None
+        yield Dealt(fake, service, web, table, leader)
 
 
 async def _page_of(
@@ -52,179 +79,139 @@ async def _slide(page: Page, first: int, last: int) -> None:
 
 
 async def test_a_slide_selects_a_run_the_felt_and_clear_clear_it(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
-    ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        opened = await _page_of(browser, fake, web.port, table, leader, viewport=SMALL_PHONE)
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        rows = await page.query_selector_all("#hand .row")
-        assert len(rows) == 2  # 27 cards, two rows on a 360 px phone
-        assert len(await page.query_selector_all("#hand .card")) == 27
-        await screenshot(page, "feel-27-cards-360")
-        await _slide(page, 0, 5)
-        assert await _selected(page) == 6
-        await screenshot(page, "feel-slide-selected")
-        await _slide(page, 2, 3)  # started on a selected card: the slide deselects
-        assert await _selected(page) == 4
-        await page.click("#trick-head", position={"x": 5, "y": 5})  # the felt
-        assert await _selected(page) == 0
-        await _tap(page, "#hand .row:first-child .card:nth-child(2)")  # a tap still toggles
-        assert await _selected(page) == 1
-        assert await page.is_enabled("#clear")
-        await page.click("#clear")
-        assert await _selected(page) == 0 and not await page.is_enabled("#clear")
-        assert not opened.errors, opened.errors
+    fake, _, web, table, leader = dealt
+    opened = await _page_of(browser, fake, web.port, table, leader, viewport=SMALL_PHONE)
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    rows = await page.query_selector_all("#hand .row")
+    assert len(rows) == 2  # 27 cards, two rows on a 360 px phone
+    assert len(await page.query_selector_all("#hand .card")) == 27
+    await screenshot(page, "feel-27-cards-360")
+    await _slide(page, 0, 5)
+    assert await _selected(page) == 6
+    await screenshot(page, "feel-slide-selected")
+    await _slide(page, 2, 3)  # started on a selected card: the slide deselects
+    assert await _selected(page) == 4
+    await page.click("#trick-head", position={"x": 5, "y": 5})  # the felt
+    assert await _selected(page) == 0
+    await _tap(page, "#hand .row:first-child .card:nth-child(2)")  # a tap still toggles
+    assert await _selected(page) == 1
+    assert await page.is_enabled("#clear")
+    await page.click("#clear")
+    assert await _selected(page) == 0 and not await page.is_enabled("#clear")
+    assert not opened.errors, opened.errors
 
 
 async def test_a_refused_play_says_why_shakes_and_buzzes(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
-    ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        # the lowest card and the highest: no combination
-        await _tap(page, "#hand .row:first-child .card:first-child")
-        await _tap(page, "#hand .row:last-child .card:last-child")
-        assert "出不了" in await page.inner_text("#play")
-        await page.click("#play")  # sent all the same: the bot says why
-        await page.wait_for_selector("body[data-refusals='1']", state="attached")
-        assert "不是合法的牌型" in await page.inner_text("#toast")
-        assert "shake" in (await page.get_attribute("#hand", "class") or "")
-        await screenshot(page, "feel-refused")
-        calls = await opened.telegram_calls()
-        assert ["haptic.notification", "error"] in calls
-        assert ["haptic.selection"] in calls  # each card tapped
-        assert table.public_seq == 0  # nothing was played
+    fake, _, web, table, leader = dealt
+    opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    # the lowest card and the highest: no combination
+    await _tap(page, "#hand .row:first-child .card:first-child")
+    await _tap(page, "#hand .row:last-child .card:last-child")
+    assert "出不了" in await page.inner_text("#play")
+    await page.click("#play")  # sent all the same: the bot says why
+    await page.wait_for_selector("body[data-refusals='1']", state="attached")
+    assert "不是合法的牌型" in await page.inner_text("#toast")
+    assert "shake" in (await page.get_attribute("#hand", "class") or "")
+    await screenshot(page, "feel-refused")
+    calls = await opened.telegram_calls()
+    assert ["haptic.notification", "error"] in calls
+    assert ["haptic.selection"] in calls  # each card tapped
+    assert table.public_seq == 0  # nothing was played
 
 
 async def test_the_page_uses_what_telegram_offers(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
     """While seated in a game: no vertical swipes, a closing confirmation, the theme's header
     and background; Telegram's back button closes the last trick; a turn coming buzzes."""
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
+    fake, _, web, table, leader = dealt
+    opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    calls = await opened.telegram_calls()
+    for call in (
+        ["ready"],
+        ["expand"],
+        ["disableVerticalSwipes"],
+        ["enableClosingConfirmation"],
+        ["setHeaderColor", "secondary_bg_color"],
+        ["setBackgroundColor", "bg_color"],
+        ["haptic.impact", "medium"],  # the turn is this seat's
     ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        opened = await _page_of(browser, fake, web.port, table, leader, telegram=True)
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        calls = await opened.telegram_calls()
-        for call in (
-            ["ready"],
-            ["expand"],
-            ["disableVerticalSwipes"],
-            ["enableClosingConfirmation"],
-            ["setHeaderColor", "secondary_bg_color"],
-            ["setBackgroundColor", "bg_color"],
-            ["haptic.impact", "medium"],  # the turn is this seat's
-        ):
-            assert call in calls, (call, calls)
-        await page.click("#last-toggle")
-        assert not await page.is_hidden("#last-trick")
-        assert ["BackButton.show"] in await opened.telegram_calls()
-        await page.evaluate("window.__tgBack()")  # Telegram's back button pressed
-        await page.wait_for_selector("#last-trick", state="hidden")
-        assert ["BackButton.hide"] in await opened.telegram_calls()
-        assert not opened.errors, opened.errors
+        assert call in calls, (call, calls)
+    await page.click("#last-toggle")
+    assert not await page.is_hidden("#last-trick")
+    assert ["BackButton.show"] in await opened.telegram_calls()
+    await page.evaluate("window.__tgBack()")  # Telegram's back button pressed
+    await page.wait_for_selector("#last-trick", state="hidden")
+    assert ["BackButton.hide"] in await opened.telegram_calls()
+    assert not opened.errors, opened.errors
 
 
 async def test_sideways_the_hand_and_its_buttons_stay_on_the_screen(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
-    ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        opened = await _page_of(browser, fake, web.port, table, leader, viewport=SIDEWAYS)
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        await shown_seq(page, 0)
-        for selector in ("#hand .row:last-child .card:last-child", "#play", "#pass", "#hint"):
-            box = await (await page.query_selector(selector)).bounding_box()  # type: ignore[union-attr]
-            assert box is not None, selector
-            assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], (selector, box)
-            assert box["x"] + box["width"] <= SIDEWAYS["width"], (selector, box)
-        await page.click("#hint")
-        first = await page.inner_text("#play")
-        await page.click("#hint")
-        assert "2/" in await page.inner_text("#hint")  # 提示 counts where it is
-        await page.click("#hint-back")  # and walks back
-        assert await page.inner_text("#play") == first
-        await page.click("#play")
-        await page.wait_for_selector("body[data-seq='1']", state="attached")
-        await screenshot(page, "feel-sideways")
-        assert not opened.errors, opened.errors
+    fake, _, web, table, leader = dealt
+    opened = await _page_of(browser, fake, web.port, table, leader, viewport=SIDEWAYS)
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    await shown_seq(page, 0)
+    for selector in ("#hand .row:last-child .card:last-child", "#play", "#pass", "#hint"):
+        box = await (await page.query_selector(selector)).bounding_box()  # type: ignore[union-attr]
+        assert box is not None, selector
+        assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], (selector, box)
+        assert box["x"] + box["width"] <= SIDEWAYS["width"], (selector, box)
+    await page.click("#hint")
+    first = await page.inner_text("#play")
+    await page.click("#hint")
+    assert "2/" in await page.inner_text("#hint")  # 提示 counts where it is
+    await page.click("#hint-back")  # and walks back
+    assert await page.inner_text("#play") == first
+    await page.click("#play")
+    await page.wait_for_selector("body[data-seq='1']", state="attached")
+    await screenshot(page, "feel-sideways")
+    assert not opened.errors, opened.errors
 
 
 async def test_a_bomb_sorted_first_and_played_has_its_moment(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
     """理牌 puts the bombs first, marked; played, the bomb's name shows large on every page."""
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
-    ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        ranks = [card >> 3 for card in table.engine.hands[leader]]
-        size = max(ranks.count(rank) for rank in set(ranks) if rank < 16)
-        assert size >= 4, "the deal of this seed gives the leader a bomb"
-        opened = await _page_of(browser, fake, web.port, table, leader)
-        watcher = await _page_of(
-            browser, fake, web.port, table, (leader + 1) % 4, dark=True, viewport=SMALL_PHONE
-        )
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        await page.click("#sort")  # by suit
-        await page.click("#sort")  # 理牌
-        marked = await page.query_selector_all("#hand .card.bomb")
-        assert len(marked) >= size
-        await _slide(page, 0, size - 1)
-        assert await _selected(page) == size
-        label = await page.inner_text("#play")
-        assert "炸" in label, label
-        await page.click("#play")
-        effect = {4: "四炸", 5: "五炸", 6: "六炸", 7: "七炸", 8: "八炸"}[size]
-        for shown in (page, watcher.page):
-            await shown.wait_for_selector("#effect:not([hidden])")
-            assert await shown.inner_text("#effect") == effect  # named by its size
-        await screenshot(page, "feel-bomb")
-        await screenshot(watcher.page, "feel-bomb-360-dark")
-        heard = [e for v in watcher.views() for e in v.get("events", []) if e["type"] == "play"]
-        assert heard and heard[-1]["bomb"] and heard[-1]["seat"] == leader
-        assert not opened.errors and not watcher.errors
+    fake, _, web, table, leader = dealt
+    ranks = [card >> 3 for card in table.engine.hands[leader]]
+    size = max(ranks.count(rank) for rank in set(ranks) if rank < 16)
+    assert size >= 4, "the deal of this seed gives the leader a bomb"
+    opened = await _page_of(browser, fake, web.port, table, leader)
+    watcher = await _page_of(
+        browser, fake, web.port, table, (leader + 1) % 4, dark=True, viewport=SMALL_PHONE
+    )
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    await page.click("#sort")  # by suit
+    await page.click("#sort")  # 理牌
+    marked = await page.query_selector_all("#hand .card.bomb")
+    assert len(marked) >= size
+    await _slide(page, 0, size - 1)
+    assert await _selected(page) == size
+    label = await page.inner_text("#play")
+    assert "炸" in label, label
+    await page.click("#play")
+    effect = {4: "四炸", 5: "五炸", 6: "六炸", 7: "七炸", 8: "八炸"}[size]
+    for shown in (page, watcher.page):
+        await shown.wait_for_selector("#effect:not([hidden])")
+        assert await shown.inner_text("#effect") == effect  # named by its size
+    await screenshot(page, "feel-bomb")
+    await screenshot(watcher.page, "feel-bomb-360-dark")
+    heard = [e for v in watcher.views() for e in v.get("events", []) if e["type"] == "play"]
+    assert heard and heard[-1]["bomb"] and heard[-1]["seat"] == leader
+    assert not opened.errors and not watcher.errors
 
 
 async def test_play_again_from_the_page_takes_every_page_into_the_next_game(
@@ -266,33 +253,25 @@ async def test_play_again_from_the_page_takes_every_page_into_the_next_game(
 
 
 async def test_sound_is_off_until_the_player_turns_it_on_and_stays_their_choice(
-    fake_telegram: FakeTelegram, tmp_path: Any, browser: Browser
+    dealt: Dealt, browser: Browser
 ) -> None:
-    fake = fake_telegram
-    people = setup_world(fake, 4)
-    async with running_web_bot(web_settings(fake, tmp_path / "bot.sqlite3"), deals=[20261201]) as (
-        service,
-        web,
-    ):
-        table = await start(fake, service, people, "双扣")
-        leader = table.engine.turn
-        assert leader is not None
-        opened = await _page_of(browser, fake, web.port, table, leader)
-        page = opened.page
-        await page.wait_for_selector("#status.mine")
-        assert await page.get_attribute("#sound", "aria-pressed") == "false"
-        assert await page.get_attribute("body", "data-sounds") is None  # silent: a turn came
-        await page.click("#sound")
-        assert await page.get_attribute("#sound", "aria-pressed") == "true"
-        assert "开" in await page.inner_text("#sound")
-        await page.wait_for_selector("body[data-sounds='1']", state="attached")  # the tap's
-        await page.click("#hint")
-        await page.click("#play")  # a play: its sound
-        await page.wait_for_selector("body[data-sounds='2']", state="attached")
-        await page.reload()  # remembered
-        await page.wait_for_selector("body[data-ready='1']", state="attached")
-        assert await page.get_attribute("#sound", "aria-pressed") == "true"
-        assert not opened.errors, opened.errors
+    fake, _, web, table, leader = dealt
+    opened = await _page_of(browser, fake, web.port, table, leader)
+    page = opened.page
+    await page.wait_for_selector("#status.mine")
+    assert await page.get_attribute("#sound", "aria-pressed") == "false"
+    assert await page.get_attribute("body", "data-sounds") is None  # silent: a turn came
+    await page.click("#sound")
+    assert await page.get_attribute("#sound", "aria-pressed") == "true"
+    assert "开" in await page.inner_text("#sound")
+    await page.wait_for_selector("body[data-sounds='1']", state="attached")  # the tap's
+    await page.click("#hint")
+    await page.click("#play")  # a play: its sound
+    await page.wait_for_selector("body[data-sounds='2']", state="attached")
+    await page.reload()  # remembered
+    await page.wait_for_selector("body[data-ready='1']", state="attached")
+    assert await page.get_attribute("#sound", "aria-pressed") == "true"
+    assert not opened.errors, opened.errors
 
 
 async def test_a_whole_game_sideways_with_every_button_on_the_screen(
