@@ -1,0 +1,63 @@
+"""/rank's and /top's text: a player's title in each game, and a group's leaderboards.
+
+The service fetches the ratings; this module says them (through :class:`Standing`, what a
+rating offers, so the presentation knows nothing of where ratings are kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Protocol
+
+from bot.game.levels import level_for
+from bot.presentation.render import variant_name
+from bot.presentation.strings import Lang, text
+
+
+class Standing(Protocol):
+    """A player's standing in one game."""
+
+    @property
+    def score(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+
+
+def rank_lines(lang: Lang, name: str, standings: Sequence[tuple[str, Standing]]) -> str:
+    """A player's title in each game (variant, standing): level, score, games, wins, and the
+    distance to the next title. ``name`` is plain text (escaped here)."""
+    lines = [text(lang, "rank.title", name=escape(name))]
+    for game, standing in standings:
+        level = level_for(game, standing.score)
+        lines.append(
+            text(
+                lang,
+                "rank.row",
+                variant=variant_name(lang, game),
+                title=level.title,
+                level=level.level,
+                score=standing.score,
+                games=standing.games,
+                wins=standing.wins,
+            )
+        )
+        if level.next_title is None:
+            lines.append(text(lang, "rank.top"))
+        else:
+            to_next = level.to_next(standing.score)
+            lines.append(text(lang, "rank.next", title=level.next_title, points=to_next))
+    return "\n".join(lines)
+
+
+def top_block(lang: Lang, game: str, rows: Sequence[tuple[str, int]]) -> str:
+    """A game's leaderboard in a group: (name, score) best first; names are plain text."""
+    lines = [text(lang, "top.title", variant=variant_name(lang, game))]
+    if not rows:
+        lines.append(text(lang, "top.empty", variant=variant_name(lang, game)))
+    for n, (name, score) in enumerate(rows, 1):
+        title = level_for(game, score).title
+        lines.append(text(lang, "top.row", n=n, name=escape(name), title=title, score=score))
+    return "\n".join(lines)
