@@ -36,7 +36,6 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 SEED = 20261201
-DEBUG = False
 
 #: installed in the page: each tap's time from its pointerdown to the frame after the change
 TIMING = """() => {
@@ -85,8 +84,6 @@ async def load_once(browser: Browser, url: str) -> dict[str, Any]:
         if request.url.startswith("http://127.0.0.1") and "/api/" not in request.url:
             sizes = await request.sizes()
             size += sizes["responseBodySize"] + sizes["responseHeadersSize"]
-            if DEBUG:
-                print(request.url, sizes)
     return {"context": context, "page": page, "bytes": size, "paint": paint, "view": first_view}
 
 

@@ -150,10 +150,14 @@ def stats_lines(
     return "\n".join(lines)
 
 
+def plain_text(body: str) -> str:
+    """An HTML text as Telegram shows it once parsed: the tags gone, entities one character."""
+    return html.unescape(_TAG.sub("", body))
+
+
 def visible_length(body: str) -> int:
-    """The length of an HTML text as Telegram counts it once parsed (tags gone, entities
-    one character)."""
-    return len(html.unescape(_TAG.sub("", body)))
+    """The length of an HTML text as Telegram counts it once parsed."""
+    return len(plain_text(body))
 
 
 # ---- the picture ---------------------------------------------------------------------------

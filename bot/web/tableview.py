@@ -15,9 +15,7 @@ same ranks are the same play unless suits matter (双扣's 同花顺, five or mo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from html import unescape
 from typing import Any
 
 from bot.game.cards import NO_SUIT
@@ -27,6 +25,7 @@ from bot.game.variants import BOMB_KINDS, hint_order
 from bot.presentation.names import bomb_name, play_name
 from bot.presentation.render import variant_name
 from bot.presentation.result_message import how_lines
+from bot.presentation.stats_text import plain_text
 from bot.presentation.strings import Lang
 from bot.service import (
     Acted,
@@ -219,21 +218,16 @@ def _result(table: Table, lang: Lang, seat: int | None) -> JSON | None:
                 "title_change": (after.level > before.level) - (after.level < before.level),
             }
         rows.append(row)
-    labels = [person.label() for person in table.seats]
+    labels = table.labels()
     return {
         "headline": outcome_text(lang, result, table.size),
-        "how": [_plain(line) for line in how_lines(lang, result, labels)],
+        "how": [plain_text(line) for line in how_lines(lang, result, labels)],
         "rows": rows,
         "short_game": settlement.short_game,
         "html": result_text(table, settlement),
         "deltas": [deltas.get(index, 0) for index in range(table.size)],
         "winners": list(result.winners),
     }
-
-
-def _plain(html: str) -> str:
-    """A line of the group's HTML as plain text (the page sets text, never HTML)."""
-    return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def event_json(lang: Lang, variant: str, seq: int, event: TableEvent) -> JSON | None:

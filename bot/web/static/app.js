@@ -177,6 +177,7 @@
     if (suit === 1 || suit === 3) node.classList.add("red");
     if (state.view && state.view.variant === "paowang" && POINT_RANKS.has(rank)) node.classList.add("points");
     const label = RANKS[rank] || String(rank);
+    if (label.length > 1) node.classList.add("ten"); // two figures in the strip that shows
     node.append(el("span", "r", label), el("span", "s", SUITS[suit]), el("span", "big", SUITS[suit]));
     node.setAttribute("aria-label", SUITS[suit] + label);
     return node;
