@@ -249,7 +249,7 @@ def paired_section(
                     count,
                     search_factory(budget),
                     title=f"search player ({budget.samples} samples × "
-                    f"{budget.max_candidates} moves, margin {budget.margin:g})",
+                    f"{budget.max_candidates} moves, z ≥ {budget.z:g})",
                     seed=seed,
                     jobs=jobs,
                 )
@@ -298,10 +298,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--search-samples", type=int, default=SearchBudget().samples)
     parser.add_argument("--search-moves", type=int, default=SearchBudget().max_candidates)
     parser.add_argument("--search-margin", type=float, default=SearchBudget().margin)
+    parser.add_argument("--search-z", type=float, default=SearchBudget().z)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     markdown, met = run(args.games, args.seed, " ".join(sys.argv[1:] if argv is None else argv))
-    budget = SearchBudget(args.search_samples, args.search_moves, args.search_margin)
+    budget = SearchBudget(
+        args.search_samples, args.search_moves, args.search_margin, args.search_z
+    )
     markdown += "\n" + "\n".join(
         paired_section(args.paired_deals, args.search_deals, budget, args.seed, args.jobs)
     )

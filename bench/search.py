@@ -15,7 +15,9 @@ under any load. 亮王 is left to the bot's AI: the search decides plays and pas
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 
 from bot.game.common import Combo, SeatView
@@ -34,12 +36,16 @@ class SearchPlayer:
         samples: int = 8,
         max_candidates: int = 10,
         margin: float = 0.0,
+        z: float = 0.0,
         rollout: Player | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.max_candidates = max_candidates
         self.margin = margin  # mean points a move must gain over the AI's choice to be taken
+        # and how sure that gain must be: the paired differences' mean over its standard
+        # error (2: about 97.5% one-sided); 0 takes the best mean whatever the noise
+        self.z = z
         # the heuristic alone plays the samples out (the AI's own look-ahead would nest)
         self.rollout = rollout if rollout is not None else AiPlayer(seed, lookahead=False)
         self.decisions = 0  # searched decisions (a forced move is not searched)
@@ -61,14 +67,38 @@ class SearchPlayer:
             self.seconds += time.perf_counter() - started
 
     def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
-        totals = self._totals(view, moves)
-        if totals is None:  # nothing agrees with the view: play as the AI does
+        scores = self.scores(view, moves)
+        if scores is None:  # nothing agrees with the view: play as the AI does
             return moves[0]
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        # a handful of play-outs is noisy: leave the AI's choice only for a clear gain
-        if totals[best] - totals[0] < self.margin * self.samples:
-            return moves[0]
+        best, best_mean = 0, float(self.margin)
+        for index in range(1, len(moves)):
+            differences = [sample[index] - sample[0] for sample in scores]
+            mean = statistics.fmean(differences)
+            # a handful of play-outs is noisy: leave the AI's choice only for a clear gain
+            if mean < best_mean or z_score(differences) < self.z:
+                continue
+            if mean > best_mean or best == 0:
+                best, best_mean = index, mean
         return moves[best]
+
+    def scores(self, view: SeatView, moves: list[Combo | None]) -> list[list[float]] | None:
+        """Each sample's score of each move for the seat (the same samples for every move);
+        None if no sample agrees with the view."""
+        assert view.seat is not None
+        rows = []
+        for _ in range(self.samples):
+            found = determinize(view, self.rng)
+            if found is None:
+                return None
+            _, position = found
+            row = []
+            for move in moves:
+                game = clone(position)
+                act(game, view.seat, move)
+                row.append(float(finish(game, self.rollout)[view.seat]))
+                self.rollouts += 1
+            rows.append(row)
+        return rows
 
     def _totals(self, view: SeatView, moves: list[Combo | None]) -> list[float] | None:
         """Each move's score for the seat, summed over the samples (the same samples for
@@ -86,3 +116,13 @@ class SearchPlayer:
                 totals[index] += finish(game, self.rollout)[view.seat]
                 self.rollouts += 1
         return totals
+
+
+def z_score(differences: list[float]) -> float:
+    """The mean of paired differences over its standard error (inf when they all agree and
+    gain; 0 when they are all zero)."""
+    mean = statistics.fmean(differences)
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    if spread == 0.0:
+        return math.inf if mean > 0 else 0.0
+    return mean / (spread / math.sqrt(len(differences)))

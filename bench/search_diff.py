@@ -53,22 +53,24 @@ class DiffingSearch(SearchPlayer):
             samples=budget.samples,
             max_candidates=budget.max_candidates,
             margin=budget.margin,
+            z=budget.z,
         )
         self.changes = changes
-        self._last_totals: list[float] | None = None
+        self._last_scores: list[list[float]] | None = None
 
     def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
         choice = super()._search(view, moves)
         if choice is not moves[0]:
-            totals = self._last_totals
-            assert totals is not None
-            gain = (max(totals) - totals[0]) / self.samples
+            scores = self._last_scores
+            assert scores is not None
+            index = next(i for i, move in enumerate(moves) if move is choice)
+            gain = sum(row[index] - row[0] for row in scores) / len(scores)
             self.changes.append((kind_of_change(view, moves[0], choice), gain))
         return choice
 
-    def _totals(self, view: SeatView, moves: list[Combo | None]) -> list[float] | None:
-        self._last_totals = super()._totals(view, moves)
-        return self._last_totals
+    def scores(self, view: SeatView, moves: list[Combo | None]) -> list[list[float]] | None:
+        self._last_scores = super().scores(view, moves)
+        return self._last_scores
 
 
 def collect(deals: int, seed: int, budget: SearchBudget) -> list[Change]:

@@ -36,7 +36,9 @@ PAOWANG_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(
 class SearchBudget:
     samples: int = 16
     max_candidates: int = 4
-    margin: float = 0.5
+    margin: float = 0.0
+    #: leave the AI's choice only for a gain this sure (the paired differences' z)
+    z: float = 2.0
 
 
 #: who sits in the tried seats: ``(seat, seed) -> player``; the others get the bot's AI
@@ -45,7 +47,8 @@ Factory = Callable[[int, int], Player]
 
 def _search_player(budget: SearchBudget, seat: int, seed: int) -> Player:
     return SearchPlayer(
-        seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin
+        seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin,
+        z=budget.z,
     )
 
 

@@ -67,15 +67,15 @@ def questions_of_deal(
         view = game.view(seat)
         question = None if view.reveal_pending else asker.bomb_question(view)
         if question is not None:
-            totals = search._totals(view, [None, question.bomb])
-            if totals is not None:
+            scores = search.scores(view, [None, question.bomb])
+            if scores is not None:
                 found.append({
                     "deal": deal,
                     "seed": seed,
                     "samples": samples,
                     "policy": policy,
                     "features": question.features,
-                    "gain": (totals[1] - totals[0]) / samples,
+                    "gain": sum(row[1] - row[0] for row in scores) / samples,
                     "rule": question.rule,
                 })
         decide(players[seat], game, seat)
@@ -134,22 +134,29 @@ class Model:
 
 
 def fit(rows: Sequence[dict[str, Any]]) -> Model:
-    """Gradient-boosted regression trees (scikit-learn) of the gain on the inputs, read out
-    into plain tuples (the bot does not import scikit-learn)."""
+    return fit_trees([row["inputs"] for row in rows], [row["gain"] for row in rows])
+
+
+def fit_trees(
+    inputs: Sequence[Sequence[float]], labels: Sequence[float], *, trees: int = TREES,
+    depth: int = DEPTH, min_leaf: int = MIN_LEAF,
+) -> Model:
+    """Gradient-boosted regression trees (scikit-learn) of the labels on the inputs, read
+    out into plain tuples (the bot does not import scikit-learn)."""
     import numpy as np
     from sklearn.ensemble import GradientBoostingRegressor
 
-    x = np.array([row["inputs"] for row in rows], dtype=float)
-    y = np.array([row["gain"] for row in rows], dtype=float)
+    x = np.array(inputs, dtype=float)
+    y = np.array(labels, dtype=float)
     boosting = GradientBoostingRegressor(
-        n_estimators=TREES, max_depth=DEPTH, learning_rate=LEARNING_RATE,
-        min_samples_leaf=MIN_LEAF, subsample=0.8, random_state=0,
+        n_estimators=trees, max_depth=depth, learning_rate=LEARNING_RATE,
+        min_samples_leaf=min_leaf, subsample=0.8, random_state=0,
     )
     boosting.fit(x, y)
-    trees = []
+    read: list[Tree] = []
     for (estimator,) in boosting.estimators_:
         tree = estimator.tree_
-        trees.append((
+        read.append((
             tuple(int(f) if f >= 0 else -1 for f in tree.feature),
             tuple(round(float(t), 6) for t in tree.threshold),
             tuple(int(c) for c in tree.children_left),
@@ -157,7 +164,12 @@ def fit(rows: Sequence[dict[str, Any]]) -> Model:
             tuple(round(float(v) * LEARNING_RATE, 6) for v in tree.value[:, 0, 0]),
         ))
     base = float(boosting.init_.constant_[0, 0])
-    return Model(round(base, 6), tuple(trees))
+    return Model(round(base, 6), tuple(read))
+
+
+def tree_lines(model: Model) -> list[str]:
+    """The trees as lines of Python, one tree a line."""
+    return [f"    {tree!r}," for tree in model.trees]
 
 
 def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
@@ -201,9 +213,7 @@ def write(
         "tuple[float, ...]]",
         "BOMB_TREES: tuple[Tree, ...] = (",
     ]
-    for tree in model.trees:
-        lines.append(f"    {tree!r},")
-    lines.append(")")
+    lines += [*tree_lines(model), ")"]
     path.write_text("\n".join(lines) + "\n")
 
 

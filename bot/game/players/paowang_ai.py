@@ -18,12 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game import paowang, paowang_combos
-from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card
+from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
 from bot.game.players.decompose import Part, Plan, counts_of, unseen_counts
 from bot.game.players.paowang_bombs import BombQuestion, bomb_gain_expected
-from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
+from bot.game.players.paowang_moves import MOVES, beatable, best_move, points_of, position_of
+from bot.game.players.paowang_plan import ACE, part_matches, plan_for
+from bot.game.players.sampling import candidates
 
 POINTS = paowang_combos.POINTS
 #: an opponent with this many cards or fewer may go out soon (扛旗, 双飞)
@@ -67,6 +69,10 @@ class Tuning:
     #: matches: the rules lose -0.068 and -0.229 a seat and game against it (seeds 8 and 9),
     #: and it gains +0.224 among players of the rules (bench/results/tuning.md)
     learned_bombs: bool = True
+    #: score every sensible move by the model fitted to paired play-outs
+    #: (``paowang_moves``, ``bench/train_moves.py``) and leave the heuristic's choice for a
+    #: move it expects to gain
+    learned_moves: bool = True
 
 
 #: cards per rank in the deck
@@ -80,10 +86,6 @@ def cards_unseen(view: SeatView) -> list[int]:
     return unseen_counts(view.hand, view.history, DECK)
 
 
-def _points(cards: Sequence[Card]) -> int:
-    return sum(POINTS[card >> 3] for card in cards)
-
-
 def _part_points(part: Part) -> int:
     """The points a part of a plan would put on the table."""
     if part.kind in ("straight", "pair_straight"):
@@ -92,22 +94,6 @@ def _part_points(part: Part) -> int:
     if part.kind == "ladder" and part.key in (ACE, SMALL_JOKER, BIG_JOKER):
         return 0  # 幺 (4s and an A) and jokers hold no points
     return POINTS[part.key] * part.size
-
-
-def _beatable(part: Part, unseen: Sequence[int]) -> bool:
-    """Whether the unseen cards could beat ``part`` without a bomb."""
-    if part.bomb:
-        return False
-    if part.kind in ("single", "pair"):
-        width = 1 if part.kind == "single" else 2
-        return any(unseen[rank] >= width for rank in range(part.key + 1, TWO + 1))
-    width = 1 if part.kind == "straight" else 2
-    run = 0
-    for rank in range(part.key - part.chain + 2, ACE + 1):
-        run = run + 1 if unseen[rank] >= width else 0
-        if run >= part.chain and rank > part.key:
-            return True
-    return False
 
 
 def bomb_features(
@@ -125,7 +111,7 @@ def bomb_features(
     for card in bomb.cards:
         rest[card >> 3] -= 1
     weak_after = sum(
-        1 for part in plan_for(rest, revealed).parts if not part.bomb and _beatable(part, unseen)
+        1 for part in plan_for(rest, revealed).parts if not part.bomb and beatable(part, unseen)
     )
     played = 1.0 - sum(view.hand_sizes) / DEALT
     ours = (view.seat, *view.partners)
@@ -173,6 +159,19 @@ class PaowangAI:
     # -- plays -------------------------------------------------------------------------------
 
     def choose(self, view: SeatView) -> Combo | None:
+        choice = self.heuristic_choice(view)
+        if not self.tuning.learned_moves or view.reveal_pending:
+            return choice
+        moves = candidates(view, choice, MOVES)
+        if len(moves) < 2 or (choice is not None and len(choice.cards) == len(view.hand)):
+            return choice
+        counts = counts_of(view.hand)
+        position = position_of(view, counts, cards_unseen(view), revealed_self(view))
+        return best_move(position, moves)
+
+    def heuristic_choice(self, view: SeatView) -> Combo | None:
+        """The hand-written player's move (with its learned bombs): what the learned look
+        at every move (:mod:`.paowang_moves`) starts from."""
         answer = self._answer(view)
         if isinstance(answer, BombQuestion):
             return answer.bomb if self._bombs(answer) else None
@@ -221,8 +220,8 @@ class PaowangAI:
         bombs = [p for p in plan.parts if p.bomb]
         danger = self._danger(view)
         hand_points = {part: _part_points(part) for part in parts}
-        weak = [p for p in parts if _beatable(p, unseen)]
-        strong = [p for p in parts if not _beatable(p, unseen)]
+        weak = [p for p in parts if beatable(p, unseen)]
+        strong = [p for p in parts if not beatable(p, unseen)]
         choice: Part | None = None
         if len(weak) <= 1 and (strong or bombs):
             # the rest wins its tricks: cash the sure plays first, the weak one goes last
@@ -309,7 +308,7 @@ def _rank_follows(
             rest[card >> 3] -= 1
         after = plan_for(rest, revealed)
         gain = after.score - plan.score
-        points = _points(combo.cards)
+        points = points_of(combo.cards)
         if combo.tier:
             gain += 2.0 * max(0, 3 - len(after.parts))
             if gain > bomb_gain:
@@ -317,7 +316,7 @@ def _rank_follows(
             continue
         # a play that the others can still beat risks its own points and the trick's
         part = Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False)
-        if _beatable(part, unseen):
+        if beatable(part, unseen):
             gain -= tuning.risk_weight * points
         else:
             gain += tuning.win_weight * (at_stake + points)

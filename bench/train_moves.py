@@ -1,0 +1,219 @@
+"""Fits the 刨王 AI's move model to paired play-outs, in rounds of expert iteration:
+``python -m bench.train_moves collect --deals N --seed S --policy P --jobs J --out FILE``, then
+``python -m bench.train_moves fit FILE... [--write]`` (needs scikit-learn, in the test extra).
+
+``collect`` plays deals at a table of the bot's AI: ``--policy heuristic`` (the hand-written
+player with its learned bombs, no move model) or ``--policy model`` (the AI with the move model
+in the repository: the next round is labelled where the table already plays by the last one).
+At every decision with more than one sensible move (:func:`bot.game.players.sampling.candidates`
+around the heuristic's choice, up to :data:`bot.game.players.paowang_moves.MOVES`) it samples
+deals that agree with what the seat has seen and plays every move out on the same samples, with
+the table's policy in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`). A
+move's label is what it scored over the heuristic's choice, in points for the seat, averaged
+over the samples, with its standard error. One JSON line per decision.
+
+``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the labels,
+from :data:`bot.game.players.paowang_moves.MOVE_FEATURES`. It holds a fifth of the deals out and
+prints, on them, what taking the trees' best move gains over the heuristic's choice by the
+labels (the search's own, noisy estimate), at a few margins. ``--write`` fits again on every
+decision and writes the trees as plain tuples to ``bot/game/players/paowang_move_model.py``,
+which the bot reads without scikit-learn. Both steps are deterministic for their arguments.
+Whether a round is kept is decided by paired matches (``python -m bench.tune --moves``), and
+written down in ``bench/results/tuning.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from bench.search import SearchPlayer
+from bench.train_bombs import TREES, Model, fit_trees, tree_lines
+from bot.cli.simulate import decide, new_game, next_actor
+from bot.game.players import AiPlayer
+from bot.game.players.base import revealed_self
+from bot.game.players.decompose import counts_of
+from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
+from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, position_of
+from bot.game.players.sampling import candidates
+
+MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_move_model.py"
+#: deals of this range are the training set; bench.players and bench.tune use others
+DEAL_OFFSET = 800_000
+POLICIES = {"heuristic": Tuning(learned_moves=False), "model": Tuning(learned_moves=True)}
+#: the heuristic's choice, the reference every label is measured from
+HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
+
+
+def decisions_of_deal(
+    deal: int, seed: int, samples: int, policy: str = "heuristic"
+) -> list[dict[str, Any]]:
+    """Every decision with a choice in one deal, its moves labelled by paired play-outs."""
+    game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
+    tuning = POLICIES[policy]
+    players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
+    rollout = AiPlayer(deal, lookahead=False, paowang_tuning=tuning)
+    search = SearchPlayer(deal, samples=samples, rollout=rollout)
+    found: list[dict[str, Any]] = []
+    while not game.over:
+        seat = next_actor(game)
+        assert seat is not None
+        view = game.view(seat)
+        if not view.reveal_pending:
+            choice = HEURISTIC.heuristic_choice(view)
+            moves = candidates(view, choice, MOVES)
+            if len(moves) > 1 and not (choice is not None and len(choice.cards) == len(view.hand)):
+                scores = search.scores(view, moves)
+                if scores is not None:
+                    position = position_of(
+                        view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
+                    )
+                    gains, errors = [], []
+                    for index in range(1, len(moves)):
+                        differences = [row[index] - row[0] for row in scores]
+                        gains.append(statistics.fmean(differences))
+                        errors.append(statistics.stdev(differences) / len(differences) ** 0.5)
+                    found.append({
+                        "deal": deal, "seed": seed, "samples": samples, "policy": policy,
+                        "inputs": inputs_of(position, moves),
+                        "allowed": [allowed(position, move) for move in moves[1:]],
+                        "gains": gains, "errors": errors,
+                    })
+        decide(players[seat], game, seat)
+    return found
+
+
+def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path) -> int:
+    work = functools.partial(decisions_of_deal, seed=seed, samples=samples, policy=policy)
+    count = 0
+    with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
+        for found in pool.map(work, range(deals)):
+            for row in found:
+                file.write(json.dumps(row) + "\n")
+            count += len(found)
+            file.flush()
+    return count
+
+
+def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
+    deals = max(row["deal"] for row in rows) + 1
+    return (
+        f"python -m bench.train_moves collect --deals {deals} --seed {rows[0]['seed']} "
+        f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} --out {name}"
+    )
+
+
+def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    rows = []
+    for number, path in enumerate(paths):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            row["file"] = number
+            row["group"] = number * 100_003 + row["deal"]
+            rows.append(row)
+    return rows
+
+
+def fit(rows: Sequence[dict[str, Any]]) -> Model:
+    inputs = [move for row in rows for move in row["inputs"]]
+    labels = [gain for row in rows for gain in row["gains"]]
+    return fit_trees(inputs, labels)
+
+
+def picks(model: Model, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
+    """For each decision, the move the trees take (0: the heuristic's choice)."""
+    chosen = []
+    for row in rows:
+        best, best_gain = 0, margin
+        for index, (inputs, ok) in enumerate(zip(row["inputs"], row["allowed"], strict=True)):
+            gain = model.predict(inputs) if ok else float("-inf")
+            if gain >= best_gain:
+                best, best_gain = index + 1, gain
+        chosen.append(best)
+    return chosen
+
+
+def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
+    model = fit(train)
+    print(f"{len(train)} decisions to fit, {len(held)} held out")
+    hindsight = statistics.fmean(max([0.0, *row["gains"]]) for row in held)
+    print(f"  hindsight (the labels' best, biased up)  gain {hindsight:+.3f} points a decision")
+    for margin in (0.0, 0.25, 0.5, 1.0, 1.5):
+        chosen = picks(model, held, margin)
+        gain = statistics.fmean(
+            row["gains"][pick - 1] if pick else 0.0 for row, pick in zip(held, chosen, strict=True)
+        )
+        changed = sum(1 for pick in chosen if pick) / len(held)
+        print(f"  the trees, margin {margin:4.2f}: change {changed:5.1%}  gain {gain:+.3f} points "
+              "a decision")
+
+
+def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
+    lines = [
+        '"""The 刨王 AI\'s move model: what a move gains over the heuristic\'s choice, in points,',
+        "is MOVE_BASE plus one leaf of every tree, found from the move's inputs (MOVE_FEATURES in",
+        "paowang_moves). Fitted by ``bench/train_moves.py`` to paired play-outs of",
+        f"{decisions} decisions; made with::",
+        "",
+        *(f"    {command}" for command in commands),
+        '"""',
+        "",
+        "# ruff: noqa: E501",
+        "",
+        "from bot.game.players.paowang_bomb_model import Tree",
+        "",
+        "#: the mean gain before any tree (points)",
+        f"MOVE_BASE = {model.base!r}",
+        "MOVE_TREES: tuple[Tree, ...] = (",
+        *tree_lines(model),
+        ")",
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.train_moves", description=__doc__)
+    steps = parser.add_subparsers(dest="step", required=True)
+    gather = steps.add_parser("collect")
+    gather.add_argument("--deals", type=int, default=100)
+    gather.add_argument("--seed", type=int, default=21)
+    gather.add_argument("--samples", type=int, default=12)
+    gather.add_argument("--policy", choices=sorted(POLICIES), default="heuristic")
+    gather.add_argument("--jobs", type=int, default=1)
+    gather.add_argument("--out", type=Path, required=True)
+    fitting = steps.add_parser("fit")
+    fitting.add_argument("files", type=Path, nargs="+")
+    fitting.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    if args.step == "collect":
+        count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
+        print(f"{count} decisions from {args.deals} deals in {args.out}")
+        return 0
+    rows = load(args.files)
+    held = [row for row in rows if row["group"] % 5 == 0]
+    train = [row for row in rows if row["group"] % 5 != 0]
+    report(train, held)
+    if args.write:
+        commands: list[str] = []
+        earlier: list[str] = []
+        for number, path in enumerate(args.files):
+            command = collected_by(path.name, [row for row in rows if row["file"] == number])
+            if "--policy model" in command:  # it played by the model fitted to the files before
+                commands.append(f"python -m bench.train_moves fit {' '.join(earlier)} --write")
+            commands.append(command)
+            earlier.append(path.name)
+        commands.append(f"python -m bench.train_moves fit {' '.join(earlier)} --write")
+        write(fit(rows), commands, len(rows))
+        print(f"model of {TREES} trees written to {MODEL_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

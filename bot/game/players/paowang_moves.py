@@ -1,0 +1,266 @@
+"""The 刨王 AI's second look at every decision: a learned score for each sensible move.
+
+The heuristic (:mod:`.paowang_ai`) proposes a move. The moves worth comparing with it
+(:func:`bot.game.players.sampling.candidates`: passing, the lowest and the highest play of each
+kind and length) are then scored by boosted regression trees fitted to paired play-outs: for
+each move, what it gains over the heuristic's choice, in points for the seat
+(``paowang_move_model.py``, made by ``bench/train_moves.py``, in rounds of expert iteration).
+The AI leaves its heuristic's choice only for a move the trees expect to gain at least
+:data:`MARGIN`, and over a known partner's trick only for a move with a reason it can state
+(:func:`overtake_reason`).
+
+What the trees read is named in :data:`MOVE_FEATURES`: the position (:func:`position_features`),
+then the move, then the heuristic's own choice, both as :func:`move_features` reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.game import paowang_combos
+from bot.game.cards import BIG_JOKER
+from bot.game.common import Combo, SeatView
+from bot.game.players.decompose import Part, Plan
+from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
+from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
+
+POINTS = paowang_combos.POINTS
+SEATS = 5
+#: cards dealt in all (刨王: two decks without the 3s)
+DEALT = 100
+#: moves compared with the heuristic's choice (its own choice counted)
+MOVES = 8
+#: points a move must be expected to gain over the heuristic's choice to be taken
+MARGIN = 0.5
+
+
+class Reason(StrEnum):
+    """Why a seat may play over a known partner's trick: the only reasons it does."""
+
+    GOES_OUT = "goes out"  # the play empties the hand
+    GUARDS = "guards"  # a seat not known to be a partner can still beat the partner's play
+    # before the trick comes back, and this play cannot be beaten without a bomb
+    RUNS_OUT = "runs out"  # with the lead, the rest of the hand plays out
+
+
+POSITION_FEATURES = (
+    "leading", "taker partner", "taker foe", "trick points/10", "taker cards/10",
+    "cards/10", "plan score/10", "plain parts/5", "bombs held", "share played", "revealed",
+    "alone", "our points/100", "their points/100", "danger/10", "foes to act", "unknown to act",
+    "partners to act", "partners known", "foes known", "weak parts/5", "taker beatable",
+)
+_MOVE_NAMES = (
+    "pass", "bomb", "rung/10", "size/10", "rank", "single", "pair", "run", "points/10",
+    "plan change/10", "parts after/5", "weak after/5", "beatable", "cards after/10",
+    "spends a 大王", "in the plan", "takes points/10",
+)
+#: what the trees read, in order: the position, the move, the heuristic's choice
+MOVE_FEATURES = (
+    *POSITION_FEATURES, *(f"move {name}" for name in _MOVE_NAMES),
+    *(f"choice {name}" for name in _MOVE_NAMES),
+)
+
+
+def points_of(cards: Sequence[int]) -> int:
+    return sum(POINTS[card >> 3] for card in cards)
+
+
+def beatable(part: Part, unseen: Sequence[int]) -> bool:
+    """Whether the unseen cards could beat ``part`` without a bomb."""
+    if part.bomb:
+        return False
+    if part.kind in ("single", "pair"):
+        width = 1 if part.kind == "single" else 2
+        return any(unseen[rank] >= width for rank in range(part.key + 1, TWO + 1))
+    width = 1 if part.kind == "straight" else 2
+    run = 0
+    for rank in range(part.key - part.chain + 2, ACE + 1):
+        run = run + 1 if unseen[rank] >= width else 0
+        if run >= part.chain and rank > part.key:
+            return True
+    return False
+
+
+def combo_beatable(combo: Combo, unseen: Sequence[int]) -> bool:
+    if combo.tier:
+        return False
+    return beatable(
+        Part(0.0, combo.kind, combo.key, combo.chain, len(combo.cards), False), unseen
+    )
+
+
+def _between(view: SeatView) -> tuple[int, ...]:
+    """The seats still holding cards that act after this one before the trick comes back to
+    whoever holds it (every other seat when leading)."""
+    assert view.seat is not None
+    stop = view.on_table_seat if view.on_table_seat is not None else view.seat
+    seats = []
+    seat = (view.seat + 1) % SEATS
+    while seat != stop and seat != view.seat:
+        if view.hand_sizes[seat]:
+            seats.append(seat)
+        seat = (seat + 1) % SEATS
+    return tuple(seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What every move of one decision shares: the hand's plan and what the seat knows."""
+
+    view: SeatView
+    plan: Plan
+    counts: tuple[int, ...]
+    unseen: tuple[int, ...]
+    revealed: bool
+
+    def weak_parts(self, plan: Plan) -> int:
+        return sum(1 for part in plan.parts if not part.bomb and beatable(part, self.unseen))
+
+
+def position_features(position: Position) -> tuple[float, ...]:
+    view = position.view
+    assert view.seat is not None
+    taker = view.on_table_seat
+    leading = view.on_table is None
+    between = _between(view)
+    ours = (view.seat, *view.partners)
+    points = view.points or (0,) * SEATS
+    shown = view.revealed_jokers[view.seat] if view.revealed_jokers else 0
+    others = [
+        size for seat, size in enumerate(view.hand_sizes)
+        if seat != view.seat and seat not in view.partners and size
+    ]
+    plan = position.plan
+    return (
+        float(leading),
+        float(taker in view.partners),
+        float(taker in view.opponents),
+        view.trick_points / 10,
+        0.0 if taker is None else view.hand_sizes[taker] / 10,
+        len(view.hand) / 10,
+        plan.score / 10,
+        sum(1 for part in plan.parts if not part.bomb) / 5,
+        float(sum(1 for part in plan.parts if part.bomb)),
+        1.0 - sum(view.hand_sizes) / DEALT,
+        float(position.revealed),
+        float(position.counts[BIG_JOKER] == 2 or shown == 2),
+        sum(points[seat] for seat in ours) / 100,
+        sum(points[seat] for seat in view.opponents) / 100,
+        min(others, default=30) / 10,
+        float(sum(1 for seat in between if seat in view.opponents)),
+        float(sum(1 for seat in between if seat not in view.opponents and seat not in ours)),
+        float(sum(1 for seat in between if seat in view.partners)),
+        float(len(view.partners)),
+        float(len(view.opponents)),
+        position.weak_parts(plan) / 5,
+        0.0 if view.on_table is None else float(combo_beatable(view.on_table, position.unseen)),
+    )
+
+
+def move_features(position: Position, move: Combo | None) -> tuple[float, ...]:
+    view = position.view
+    if move is None:
+        return (1.0,) + (0.0,) * (len(_MOVE_NAMES) - 1)
+    rest = list(position.counts)
+    for card in move.cards:
+        rest[card >> 3] -= 1
+    after = plan_for(rest, position.revealed)
+    points = points_of(move.cards)
+    size = len(move.cards)
+    return (
+        0.0,
+        float(move.tier > 0),
+        move.tier / 10,
+        size / 10,
+        (move.key - 11) / 5,
+        float(move.kind == "single"),
+        float(move.kind == "pair"),
+        float(move.kind in ("straight", "pair_straight")),
+        points / 10,
+        (after.score - position.plan.score) / 10,
+        sum(1 for part in after.parts if not part.bomb) / 5,
+        position.weak_parts(after) / 5,
+        float(combo_beatable(move, position.unseen)),
+        (len(view.hand) - size) / 10,
+        float(any(card >> 3 == BIG_JOKER for card in move.cards)),
+        float(any(part_matches(part, move) for part in position.plan.parts)),
+        (view.trick_points + points) / 10 if view.on_table is not None else points / 10,
+    )
+
+
+def overtake_reason(position: Position, move: Combo) -> Reason | None:
+    """Why playing ``move`` over a known partner's trick helps the side, or None."""
+    view = position.view
+    if len(move.cards) == len(view.hand):
+        return Reason.GOES_OUT
+    on = view.on_table
+    assert on is not None
+    threatened = any(seat not in view.partners for seat in _between(view))
+    if (
+        threatened
+        and combo_beatable(on, position.unseen)
+        and not combo_beatable(move, position.unseen)
+    ):
+        return Reason.GUARDS
+    rest = list(position.counts)
+    for card in move.cards:
+        rest[card >> 3] -= 1
+    after = plan_for(rest, position.revealed)
+    if position.weak_parts(after) == 0 and not combo_beatable(move, position.unseen):
+        return Reason.RUNS_OUT
+    return None
+
+
+def expected_gain(inputs: Sequence[float]) -> float:
+    """What a move is expected to gain over the heuristic's choice (points for the seat)."""
+    total = MOVE_BASE
+    for feature, threshold, left, right, value in MOVE_TREES:
+        node = 0
+        while feature[node] >= 0:
+            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+        total += value[node]
+    return total
+
+
+def inputs_of(
+    position: Position, moves: Sequence[Combo | None]
+) -> list[tuple[float, ...]]:
+    """The trees' inputs for each move but the first (the heuristic's choice)."""
+    shared = position_features(position)
+    choice = move_features(position, moves[0])
+    return [(*shared, *move_features(position, move), *choice) for move in moves[1:]]
+
+
+def position_of(view: SeatView, counts: Sequence[int], unseen: Sequence[int], revealed: bool
+                ) -> Position:
+    return Position(
+        view, plan_for(counts, revealed), tuple(counts), tuple(unseen), revealed
+    )
+
+
+def allowed(position: Position, move: Combo | None) -> bool:
+    """A move the learned look may take: anything but playing over a known partner's trick
+    without a reason."""
+    view = position.view
+    if move is None or view.on_table_seat not in view.partners:
+        return True
+    return overtake_reason(position, move) is not None
+
+
+def best_move(
+    position: Position, moves: Sequence[Combo | None], margin: float = MARGIN
+) -> Combo | None:
+    """The heuristic's choice (``moves[0]``), or another move the trees expect to gain at
+    least ``margin`` points over it."""
+    if len(moves) < 2 or not MOVE_TREES:
+        return moves[0]
+    best_index, best_gain = 0, margin
+    for index, inputs in enumerate(inputs_of(position, moves), start=1):
+        if not allowed(position, moves[index]):
+            continue
+        gain = expected_gain(inputs)
+        if gain >= best_gain:
+            best_index, best_gain = index, gain
+    return moves[best_index]
