@@ -94,13 +94,20 @@ class MatchReport:
         return self.mean + self.ci95
 
 
+def ai_factory(seat: int, seed: int) -> Player:
+    """The bot's AI as it is: who sits in the other seats unless a match says otherwise."""
+    return AiPlayer(seat)
+
+
 def _play(
-    variant: str, deal_seed: int, tried: Sequence[int], factory: Factory, seed: int
+    variant: str, deal_seed: int, tried: Sequence[int], factory: Factory, seed: int,
+    baseline: Factory = ai_factory,
 ) -> tuple[tuple[int, ...], int, float]:
     """One game: the score change per seat, the tried players' decisions and seconds."""
     game = new_game(variant, deal_seed)
     players: list[Player] = [
-        factory(seat, seed * 1_000_003 + deal_seed * 10 + seat) if seat in tried else AiPlayer(seat)
+        factory(seat, seed * 1_000_003 + deal_seed * 10 + seat) if seat in tried
+        else baseline(seat, seed)
         for seat in range(game.seats)
     ]
     result = play_out(game, players)
@@ -110,17 +117,19 @@ def _play(
     return tuple(result.deltas), decisions, seconds
 
 
-def play_deal(variant: str, deal: int, factory: Factory, seed: int) -> DealOutcome:
+def play_deal(
+    variant: str, deal: int, factory: Factory, seed: int, baseline: Factory = ai_factory
+) -> DealOutcome:
     deal_seed = seed * 1_000_003 + 700_000 + deal
     if variant == "shuangkou":
-        first, d1, s1 = _play(variant, deal_seed, (0, 2), factory, seed)
-        second, d2, s2 = _play(variant, deal_seed, (1, 3), factory, seed)
+        first, d1, s1 = _play(variant, deal_seed, (0, 2), factory, seed, baseline)
+        second, d2, s2 = _play(variant, deal_seed, (1, 3), factory, seed, baseline)
         gain = statistics.fmean([first[0], first[2], second[1], second[3]])
         return DealOutcome(deal, gain, 4, d1 + d2, s1 + s2)
     pair = PAOWANG_PAIRS[deal % len(PAOWANG_PAIRS)]
-    tried, decisions, seconds = _play(variant, deal_seed, pair, factory, seed)
-    baseline, _, _ = _play(variant, deal_seed, (), factory, seed)
-    gain = statistics.fmean(tried[seat] - baseline[seat] for seat in pair)
+    tried, decisions, seconds = _play(variant, deal_seed, pair, factory, seed, baseline)
+    alone, _, _ = _play(variant, deal_seed, (), factory, seed, baseline)
+    gain = statistics.fmean(tried[seat] - alone[seat] for seat in pair)
     return DealOutcome(deal, gain, 2, decisions, seconds)
 
 
@@ -133,18 +142,20 @@ def run_match(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[DealOutcome], None] | None = None,
+    baseline: Factory = ai_factory,
 ) -> MatchReport:
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
     if jobs <= 1:
         for deal in range(deals):
-            outcomes.append(play_deal(variant, deal, factory, seed))
+            outcomes.append(play_deal(variant, deal, factory, seed, baseline))
             if progress:
                 progress(outcomes[-1])
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
-                pool.submit(play_deal, variant, deal, factory, seed) for deal in range(deals)
+                pool.submit(play_deal, variant, deal, factory, seed, baseline)
+                for deal in range(deals)
             ]
             for future in futures:
                 outcomes.append(future.result())

@@ -191,6 +191,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
+    fitting.add_argument(
+        "--model-out", type=Path, default=MODEL_FILE,
+        help="where --write writes the model (default: the bot's, "
+        "bot/game/players/paowang_move_model.py)",
+    )
     args = parser.parse_args(argv)
     if args.step == "collect":
         count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
@@ -210,8 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             commands.append(command)
             earlier.append(path.name)
         commands.append(f"python -m bench.train_moves fit {' '.join(earlier)} --write")
-        write(fit(rows), commands, len(rows))
-        print(f"model of {TREES} trees written to {MODEL_FILE}")
+        write(fit(rows), commands, len(rows), args.model_out)
+        print(f"model of {TREES} trees written to {args.model_out}")
     return 0
 
 

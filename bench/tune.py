@@ -13,13 +13,16 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import runpy
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
+from bot.game.players.paowang_moves import MoveModel
 
 #: the defaults before this benchmark changed them (bombs by the rules, with thresholds 15 / 25
 #: points; 亮王 with both 大王 only from a plan score of -10)
@@ -60,9 +63,40 @@ def _tuned(tuning: Tuning, seat: int, seed: int) -> Player:
     return AiPlayer(seat, paowang_tuning=tuning)
 
 
+
 def tuned_factory(tuning: Tuning) -> Any:
     """AI players with ``tuning`` (picklable, for the worker processes)."""
     return functools.partial(_tuned, tuning)
+
+
+def load_model(path: Path) -> MoveModel:
+    """A move model file as ``bench.train_moves fit --write`` writes it."""
+    found = runpy.run_path(str(path))
+    return MoveModel(found["MOVE_BASE"], found["MOVE_TREES"])
+
+
+def move_tuning(name: str) -> Tuning:
+    """``heuristic`` (no move model), ``committed`` (the repository's), or a model file."""
+    if name == "heuristic":
+        return Tuning(learned_moves=False)
+    if name == "committed":
+        return Tuning()
+    return Tuning(move_model=load_model(Path(name)))
+
+
+def compare_models(tried: str, against: str, deals: int, seed: int, jobs: int) -> None:
+    """A round of expert iteration against the one before, both ways: the tried model in two
+    seats among three of the other, and the other among the tried."""
+    for one, other in ((tried, against), (against, tried)):
+        report = run_match(
+            "paowang", deals, tuned_factory(move_tuning(one)), title=one, seed=seed, jobs=jobs,
+            baseline=tuned_factory(move_tuning(other)),
+        )
+        print(
+            f"{one} among {other}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
+            f"({report.deals} deals, seed {seed}, {report.seconds:.0f} s)",
+            flush=True,
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,7 +107,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", default="", help="only the variants changing this field (e.g. reveal_alone)"
     )
+    parser.add_argument(
+        "--moves", nargs=2, metavar=("TRIED", "AGAINST"),
+        help="compare two move models instead, both ways: heuristic, committed or a file "
+        "written by bench.train_moves",
+    )
     args = parser.parse_args(argv)
+    if args.moves:
+        compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        return 0
     for change in VARIANTS:
         if args.only and args.only not in change:
             continue

@@ -23,7 +23,16 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key, revealed_self
 from bot.game.players.decompose import Part, Plan, counts_of, unseen_counts
 from bot.game.players.paowang_bombs import BombQuestion, bomb_gain_expected
-from bot.game.players.paowang_moves import MOVES, beatable, best_move, points_of, position_of
+from bot.game.players.paowang_moves import (
+    COMMITTED,
+    MARGIN,
+    MOVES,
+    MoveModel,
+    beatable,
+    best_move,
+    points_of,
+    position_of,
+)
 from bot.game.players.paowang_plan import ACE, part_matches, plan_for
 from bot.game.players.sampling import candidates
 
@@ -73,6 +82,11 @@ class Tuning:
     #: (``paowang_moves``, ``bench/train_moves.py``) and leave the heuristic's choice for a
     #: move it expects to gain
     learned_moves: bool = True
+    #: the trees that score the moves: None for the committed model
+    #: (``paowang_move_model.py``); the benchmark seats another round's here to compare them
+    move_model: MoveModel | None = None
+    #: points a move must be expected to gain over the heuristic's choice to be taken
+    move_margin: float = MARGIN
 
 
 #: cards per rank in the deck
@@ -167,7 +181,8 @@ class PaowangAI:
             return choice
         counts = counts_of(view.hand)
         position = position_of(view, counts, cards_unseen(view), revealed_self(view))
-        return best_move(position, moves)
+        model = self.tuning.move_model or COMMITTED
+        return best_move(position, moves, model, self.tuning.move_margin)
 
     def heuristic_choice(self, view: SeatView) -> Combo | None:
         """The hand-written player's move (with its learned bombs): what the learned look

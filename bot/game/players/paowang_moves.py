@@ -23,6 +23,7 @@ from bot.game import paowang_combos
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.decompose import Part, Plan
+from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
 
@@ -213,15 +214,27 @@ def overtake_reason(position: Position, move: Combo) -> Reason | None:
     return None
 
 
-def expected_gain(inputs: Sequence[float]) -> float:
-    """What a move is expected to gain over the heuristic's choice (points for the seat)."""
-    total = MOVE_BASE
-    for feature, threshold, left, right, value in MOVE_TREES:
-        node = 0
-        while feature[node] >= 0:
-            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-        total += value[node]
-    return total
+@dataclass(frozen=True, slots=True)
+class MoveModel:
+    """Boosted regression trees: a move's expected gain over the heuristic's choice is
+    ``base`` plus one leaf of every tree (see ``paowang_bomb_model`` for a tree's layout)."""
+
+    base: float
+    trees: tuple[Tree, ...]
+
+    def expected_gain(self, inputs: Sequence[float]) -> float:
+        """What a move is expected to gain over the heuristic's choice (points)."""
+        total = self.base
+        for feature, threshold, left, right, value in self.trees:
+            node = 0
+            while feature[node] >= 0:
+                node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+            total += value[node]
+        return total
+
+
+#: the model in the repository (``paowang_move_model.py``)
+COMMITTED = MoveModel(MOVE_BASE, MOVE_TREES)
 
 
 def inputs_of(
@@ -250,17 +263,18 @@ def allowed(position: Position, move: Combo | None) -> bool:
 
 
 def best_move(
-    position: Position, moves: Sequence[Combo | None], margin: float = MARGIN
+    position: Position, moves: Sequence[Combo | None], model: MoveModel = COMMITTED,
+    margin: float = MARGIN,
 ) -> Combo | None:
     """The heuristic's choice (``moves[0]``), or another move the trees expect to gain at
     least ``margin`` points over it."""
-    if len(moves) < 2 or not MOVE_TREES:
+    if len(moves) < 2 or not model.trees:
         return moves[0]
     best_index, best_gain = 0, margin
     for index, inputs in enumerate(inputs_of(position, moves), start=1):
         if not allowed(position, moves[index]):
             continue
-        gain = expected_gain(inputs)
+        gain = model.expected_gain(inputs)
         if gain >= best_gain:
             best_index, best_gain = index, gain
     return moves[best_index]

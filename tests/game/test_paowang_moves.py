@@ -1,0 +1,129 @@
+"""The 刨王 AI's learned look at every decision: what it reads, and the partner it stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli.simulate import next_actor
+from bot.game import paowang
+from bot.game.cards import parse_cards
+from bot.game.common import Combo, SeatView
+from bot.game.players import AiPlayer, decide
+from bot.game.players.base import revealed_self
+from bot.game.players.decompose import counts_of
+from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
+from bot.game.players.paowang_move_model import MOVE_TREES
+from bot.game.players.paowang_moves import (
+    MOVE_FEATURES,
+    MOVES,
+    Position,
+    Reason,
+    allowed,
+    best_move,
+    inputs_of,
+    overtake_reason,
+    position_of,
+)
+from bot.game.players.sampling import candidates
+
+
+def game_of(*hands: str, leader: int = 0) -> paowang.Game:
+    return paowang.Game([parse_cards(hand) for hand in hands], leader=leader)
+
+
+def position(view: SeatView) -> Position:
+    return position_of(view, counts_of(view.hand), cards_unseen(view), revealed_self(view))
+
+
+def combo_of(view: SeatView, cards: str) -> Combo:
+    wanted = sorted(parse_cards(cards))
+    for move in candidates(view, None, 99):
+        if move is not None and sorted(move.cards) == wanted:
+            return move
+    raise AssertionError(f"{cards} is not a candidate")
+
+
+def partner_leads(lead: str, seat_2: str) -> SeatView:
+    """Seats 0 and 2 revealed a 大王 each (partners, both known); seat 0 leads, seat 1
+    passes: seat 2's view, over its partner's play."""
+    hands = ("大王 K Q 2 7 8 9 J J 4", "5 5 7 8 9 10 J Q K 4", seat_2,
+             "5 9 9 10 5 Q 4 6 7 8", "7 8 10 A A 6 6 9 J Q")
+    game = game_of(*hands)
+    game.reveal(0, True)
+    game.reveal(2, True)
+    game.play(0, parse_cards(lead))
+    game.pass_turn(1)
+    view = game.view(2)
+    assert view.partners == (0,)
+    return view
+
+
+def test_every_move_is_read_as_the_named_features() -> None:
+    view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
+    moves = candidates(view, None, MOVES)
+    assert len(moves) > 2
+    rows = inputs_of(position(view), moves)
+    assert len(rows) == len(moves) - 1
+    for row in rows:
+        assert len(row) == len(MOVE_FEATURES)
+    named = dict(zip(MOVE_FEATURES, rows[0], strict=True))
+    assert named["taker partner"] == 1.0 and named["taker foe"] == 0.0
+    assert named["trick points/10"] == 1.0  # the K
+    assert named["choice pass"] == 1.0  # the first move is the choice: here, passing
+    assert named["foes to act"] == 2.0  # seats 3 and 4, both known foes, before seat 0
+
+
+def test_it_guards_a_partners_trick_that_a_foe_can_still_beat() -> None:
+    """The partner's K can fall to an A of seat 3 or 4; a 2 over it cannot fall without a
+    bomb: that is a reason to play over the partner (whether it pays, the model says)."""
+    view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
+    here = position(view)
+    assert overtake_reason(here, combo_of(view, "2")) is Reason.GUARDS
+
+
+def test_a_partners_trick_nobody_can_beat_is_left_alone() -> None:
+    """Over a partner's 2 (no higher single exists) a bomb buys the side nothing: no reason,
+    and the AI, learned look and all, passes."""
+    view = partner_leads("2", seat_2="大王 4 6 6 6 7 8 9 J Q")
+    here = position(view)
+    bomb = combo_of(view, "6 6 6")
+    assert overtake_reason(here, bomb) is None and not allowed(here, bomb)
+    assert AiPlayer().choose(view) is None
+
+
+def test_a_seat_that_can_go_out_over_its_partner_does() -> None:
+    view = partner_leads("K", seat_2="大王")
+    move = combo_of(view, "大王")
+    assert overtake_reason(position(view), move) is Reason.GOES_OUT
+    assert AiPlayer().choose(view) == move
+
+
+def test_without_trees_the_heuristic_decides() -> None:
+    view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
+    moves = candidates(view, None, MOVES)
+    if not MOVE_TREES:
+        assert best_move(position(view), moves) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_ai_never_plays_over_a_known_partner_without_a_reason(seed: int) -> None:
+    game = paowang.Game.deal(seed)
+    players = [AiPlayer(seat) for seat in range(5)]
+    over_partners = 0
+    while not game.over:
+        seat = next_actor(game)
+        assert seat is not None
+        view = game.view(seat)
+        if not view.reveal_pending and view.on_table_seat in view.partners:
+            over_partners += 1
+            choice = players[seat].choose(view)
+            if choice is not None:
+                assert overtake_reason(position(view), choice) is not None
+        decide(players[seat], game, seat)
+    assert over_partners
+
+
+def test_the_learned_look_starts_from_the_heuristics_choice() -> None:
+    view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
+    plain = PaowangAI(tuning=Tuning(learned_moves=False))
+    assert plain.choose(view) == PaowangAI().heuristic_choice(view)

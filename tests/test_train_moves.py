@@ -1,0 +1,91 @@
+"""The script that fits the 刨王 AI's move model, and the search player's z-test rule."""
+
+from __future__ import annotations
+
+import math
+import random
+import runpy
+from pathlib import Path
+from typing import Any
+
+from bench.search import SearchPlayer, z_score
+from bench.train_bombs import Model
+from bench.train_moves import decisions_of_deal, fit, picks, write
+from bot.game import paowang
+from bot.game.players.paowang_moves import MOVE_FEATURES, MOVES
+
+
+def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
+    rows = decisions_of_deal(0, seed=21, samples=2)
+    assert len(rows) > 20  # a deal holds dozens of decisions with a choice
+    for row in rows:
+        moves = len(row["inputs"])
+        assert 1 <= moves <= MOVES - 1  # every sensible move but the heuristic's own choice
+        assert len(row["gains"]) == len(row["errors"]) == len(row["allowed"]) == moves
+        assert all(len(inputs) == len(MOVE_FEATURES) for inputs in row["inputs"])
+        assert all(math.isfinite(gain) for gain in row["gains"])
+
+
+def _rows(count: int) -> list[dict[str, Any]]:
+    """Two moves a decision: the first gains 2 points when feature 3 is above 1, and loses 1
+    otherwise; the second always loses 2."""
+    rng = random.Random(5)
+    rows = []
+    for deal in range(count):
+        first = [rng.uniform(0, 2) for _ in MOVE_FEATURES]
+        second = [rng.uniform(0, 2) for _ in MOVE_FEATURES]
+        second[3] = 0.0
+        rows.append({
+            "deal": deal, "inputs": [first, second], "allowed": [True, True],
+            "gains": [2.0 if first[3] > 1 else -1.0, -2.0],
+        })
+    return rows
+
+
+def test_the_trees_take_a_move_only_where_it_gains() -> None:
+    rows = _rows(1500)
+    model = fit(rows)
+    chosen = picks(model, rows[:200], margin=0.5)
+    for row, pick in zip(rows[:200], chosen, strict=True):
+        signal = row["inputs"][0][3]
+        if abs(signal - 1) > 0.1:  # the trees' split need not fall exactly on 1
+            assert pick == (1 if signal > 1 else 0)
+        assert pick != 2
+    assert 0.3 < sum(1 for pick in chosen if pick) / 200 < 0.7
+
+
+def test_a_move_not_allowed_is_never_picked() -> None:
+    rows = _rows(600)
+    model = fit(rows)
+    for row in rows:
+        row["allowed"] = [False, True]
+    assert set(picks(model, rows, margin=0.0)) <= {0, 2}
+
+
+def test_the_trees_as_written_predict_what_the_fit_predicts(tmp_path: Path) -> None:
+    rows = _rows(600)
+    model = fit(rows)
+    path = tmp_path / "model.py"
+    write(model, ["python -m bench.train_moves fit x.jsonl --write"], 600, path)
+    loaded = runpy.run_path(str(path))
+    again = Model(loaded["MOVE_BASE"], loaded["MOVE_TREES"])
+    assert again == model
+    assert "600 decisions" in path.read_text()
+
+
+def test_the_z_score_of_paired_differences() -> None:
+    assert z_score([1.0, 1.0, 1.0]) == math.inf
+    assert z_score([0.0, 0.0]) == 0.0
+    assert z_score([2.0, 0.0]) == 1.0  # mean 1, standard error 1
+    assert z_score([-3.0, 1.0]) < 0
+
+
+def test_the_search_keeps_the_ais_choice_without_a_sure_gain() -> None:
+    """With z = 99 no handful of play-outs is sure enough: the search plays as the AI."""
+    game = paowang.Game.deal(4)
+    for seat in sorted(game.reveal_pending):
+        game.reveal(seat, False)
+    view = game.view(game.turn)
+    sure = SearchPlayer(1, samples=3, z=99.0)
+    assert sure.choose(view) == sure.rollout.choose(view)
+    assert sure.decisions == 1
