@@ -28,7 +28,7 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
-from bench.tune import PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
+from bench.tune import HEURISTIC_MOVES, PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_ai
 
@@ -184,7 +184,7 @@ def run(games: int, seed: int, command: str = "") -> tuple[str, bool]:
 
 
 def paired_section(
-    deals: int, search_deals: int, budget: SearchBudget, seed: int, jobs: int
+    deals: int, search_deals: tuple[int, int], budget: SearchBudget, seed: int, jobs: int
 ) -> list[str]:
     """The paired matches (:mod:`bench.search_match`), as markdown lines."""
     reports: list[MatchReport] = []
@@ -234,14 +234,24 @@ def paired_section(
         run_match(
             "paowang",
             deals,
+            tuned_factory(HEURISTIC_MOVES),
+            title="the previous default: the AI without its learned moves (the heuristic and "
+            "its learned bombs)",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
+    show(
+        run_match(
+            "paowang",
+            deals,
             tuned_factory(RULES_BOMBS),
             title="the AI with its bombs decided by the rules, not the learned model",
             seed=seed,
             jobs=jobs,
         )
     )
-    # a 刨王 deal gives the search 2 seat-games, a 双扣 deal 4: twice the 刨王 deals
-    for variant, count in (("shuangkou", search_deals), ("paowang", 2 * search_deals)):
+    for variant, count in zip(("shuangkou", "paowang"), search_deals, strict=True):
         if count:
             show(
                 run_match(
@@ -295,6 +305,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="双扣 deals of the paired matches against the search player, and twice as many "
         "刨王 deals, for the same seat-games (default 0: skipped; slow, minutes per 10 deals)",
     )
+    parser.add_argument(
+        "--search-deals-paowang", type=int, default=None,
+        help="刨王 deals against the search player, if not twice --search-deals",
+    )
     parser.add_argument("--search-samples", type=int, default=SearchBudget().samples)
     parser.add_argument("--search-moves", type=int, default=SearchBudget().max_candidates)
     parser.add_argument("--search-margin", type=float, default=SearchBudget().margin)
@@ -306,7 +320,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.search_samples, args.search_moves, args.search_margin, args.search_z
     )
     markdown += "\n" + "\n".join(
-        paired_section(args.paired_deals, args.search_deals, budget, args.seed, args.jobs)
+        paired_section(
+            args.paired_deals,
+            (
+                args.search_deals,
+                2 * args.search_deals if args.search_deals_paowang is None
+                else args.search_deals_paowang,
+            ),
+            budget, args.seed, args.jobs,
+        )
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(markdown, encoding="utf-8")

@@ -27,8 +27,11 @@ from bot.game.players.paowang_moves import MoveModel
 #: the defaults before this benchmark changed them (bombs by the rules, with thresholds 15 / 25
 #: points; 亮王 with both 大王 only from a plan score of -10)
 PREVIOUS = Tuning(
-    bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, learned_bombs=False
+    bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, learned_bombs=False,
+    learned_moves=False,
 )
+#: the default before the move model (#27): the heuristic with its learned bombs
+HEURISTIC_MOVES = Tuning(learned_moves=False)
 #: today's defaults but bombs decided by the hand-written rules, not the learned model
 RULES_BOMBS = Tuning(learned_bombs=False)
 #: today's defaults but the earlier, stricter 亮王 alone
@@ -56,6 +59,10 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"lead_points_weight": 1.0},
     {"sanlu_for_the_lead": True, "learned_bombs": False},
     {"learned_bombs": False},
+    {"learned_moves": False},
+    {"move_margin": 0.0},
+    {"move_margin": 0.25},
+    {"move_margin": 1.0},
 )
 
 
