@@ -4,11 +4,13 @@
 
 ``collect`` plays deals at a table of the bot's AI: ``--policy heuristic`` (the hand-written
 player with its learned bombs, no move model) or ``--policy model`` (the AI with the move model
-in the repository: the next round is labelled where the table already plays by the last one).
+in the repository: the next round is labelled in the positions a table of the last round
+reaches).
 At every decision with more than one sensible move (:func:`bot.game.players.sampling.candidates`
 around the heuristic's choice, up to :data:`bot.game.players.paowang_moves.MOVES`) it samples
 deals that agree with what the seat has seen and plays every move out on the same samples, with
-the table's policy in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`). A
+the heuristic in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`; ``--rollout
+model`` plays them out with the model, about five times slower). A
 move's label is what it scored over the heuristic's choice, in points for the seat, averaged
 over the samples, with its standard error. One JSON line per decision.
 
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
-from bench.train_bombs import TREES, Model, fit_trees, tree_lines
+from bench.train_bombs import Model, fit_trees, tree_lines
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.base import revealed_self
@@ -53,14 +55,16 @@ HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
 
 
 def decisions_of_deal(
-    deal: int, seed: int, samples: int, policy: str = "heuristic"
+    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic"
 ) -> list[dict[str, Any]]:
     """Every decision with a choice in one deal, its moves labelled by paired play-outs."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
     tuning = POLICIES[policy]
     players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
-    rollout = AiPlayer(deal, lookahead=False, paowang_tuning=tuning)
-    search = SearchPlayer(deal, samples=samples, rollout=rollout)
+    search = SearchPlayer(
+        deal, samples=samples,
+        rollout=AiPlayer(deal, lookahead=False, paowang_tuning=POLICIES[rollout]),
+    )
     found: list[dict[str, Any]] = []
     while not game.over:
         seat = next_actor(game)
@@ -82,6 +86,7 @@ def decisions_of_deal(
                         errors.append(statistics.stdev(differences) / len(differences) ** 0.5)
                     found.append({
                         "deal": deal, "seed": seed, "samples": samples, "policy": policy,
+                        "rollout": rollout,
                         "inputs": inputs_of(position, moves),
                         "allowed": [allowed(position, move) for move in moves[1:]],
                         "gains": gains, "errors": errors,
@@ -90,8 +95,12 @@ def decisions_of_deal(
     return found
 
 
-def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path) -> int:
-    work = functools.partial(decisions_of_deal, seed=seed, samples=samples, policy=policy)
+def collect(
+    deals: int, seed: int, samples: int, policy: str, rollout: str, jobs: int, out: Path
+) -> int:
+    work = functools.partial(
+        decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout
+    )
     count = 0
     with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(work, range(deals)):
@@ -106,7 +115,8 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     deals = max(row["deal"] for row in rows) + 1
     return (
         f"python -m bench.train_moves collect --deals {deals} --seed {rows[0]['seed']} "
-        f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} --out {name}"
+        f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
+        f"--rollout {rows[0].get('rollout', 'heuristic')} --out {name}"
     )
 
 
@@ -121,10 +131,20 @@ def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def fit(rows: Sequence[dict[str, Any]]) -> Model:
+#: the boosting's settings: deeper trees than the bomb model's, the decisions being of many
+#: kinds (offline, on held-out deals, depth 5 gained more than depth 3 or 4)
+TREES = 300
+DEPTH = 5
+MIN_LEAF = 20
+
+
+def fit(
+    rows: Sequence[dict[str, Any]], trees: int = TREES, depth: int = DEPTH,
+    min_leaf: int = MIN_LEAF,
+) -> Model:
     inputs = [move for row in rows for move in row["inputs"]]
     labels = [gain for row in rows for gain in row["gains"]]
-    return fit_trees(inputs, labels)
+    return fit_trees(inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf)
 
 
 def picks(model: Model, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
@@ -186,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--seed", type=int, default=21)
     gather.add_argument("--samples", type=int, default=12)
     gather.add_argument("--policy", choices=sorted(POLICIES), default="heuristic")
+    gather.add_argument("--rollout", choices=sorted(POLICIES), default="heuristic")
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
     fitting = steps.add_parser("fit")
@@ -198,7 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.step == "collect":
-        count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
+        count = collect(
+            args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out
+        )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)

@@ -34,7 +34,7 @@ DEALT = 100
 #: moves compared with the heuristic's choice (its own choice counted)
 MOVES = 8
 #: points a move must be expected to gain over the heuristic's choice to be taken
-MARGIN = 0.5
+MARGIN = 0.25
 
 
 class Reason(StrEnum):
