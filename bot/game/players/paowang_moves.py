@@ -246,11 +246,10 @@ def inputs_of(
     return [(*shared, *move_features(position, move), *choice) for move in moves[1:]]
 
 
-def position_of(view: SeatView, counts: Sequence[int], unseen: Sequence[int], revealed: bool
-                ) -> Position:
-    return Position(
-        view, plan_for(counts, revealed), tuple(counts), tuple(unseen), revealed
-    )
+def position_of(
+    view: SeatView, counts: Sequence[int], unseen: Sequence[int], revealed: bool
+) -> Position:
+    return Position(view, plan_for(counts, revealed), tuple(counts), tuple(unseen), revealed)
 
 
 def allowed(position: Position, move: Combo | None) -> bool:
