@@ -21,7 +21,14 @@ from bot.edge.handlers import register_handlers
 from bot.edge.handlers.members import ChatMembers
 from bot.edge.outbox import Messenger
 from bot.edge.ratelimit import WindowRateLimiter
-from bot.edge.startup import StartupError, api_urls, load_settings, open_checked, preflight
+from bot.edge.startup import (
+    StartupError,
+    api_urls,
+    load_settings,
+    only_process,
+    open_checked,
+    preflight,
+)
 from bot.edge.telegram_log import PollingErrors, install_log_filter
 from bot.edge.updates import FairUpdateProcessor
 from bot.limits.throttle import Throttle
@@ -214,8 +221,9 @@ def run() -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logfilter.install(settings.log_repeat_seconds)
     try:
-        asyncio.run(preflight(settings))
-        _serve(build_application(settings), settings)
+        with only_process(settings):
+            asyncio.run(preflight(settings))
+            _serve(build_application(settings), settings)
     except StartupError as error:
         print(error, file=sys.stderr)
         return error.code

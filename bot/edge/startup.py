@@ -4,8 +4,12 @@ never the token."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -77,6 +81,45 @@ async def open_checked(settings: Settings) -> Database:
         raise StartupError(
             f"cannot open the database {settings.database_path!r} (DATABASE_PATH): {error}"
         ) from None
+
+
+@contextlib.contextmanager
+def only_process(settings: Settings) -> Iterator[None]:
+    """Hold the database for this process: one SQLite file serves one bot process.
+
+    Two processes on one file would both poll Telegram (each update going to one of them at
+    random) and both run the same tables' timers. The lock is an exclusive ``flock`` on
+    ``<database>.lock``, which the system releases when the process ends, however it ends;
+    the file names the holder's pid for the message."""
+    path = settings.database_path
+    if path in ("", ":memory:"):
+        yield
+        return
+    lock_path = Path(f"{path}.lock")
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = lock_path.open("a+")
+    except OSError as error:
+        raise StartupError(f"cannot open the database {path!r} (DATABASE_PATH): {error}") from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip()
+            raise StartupError(
+                f"another bot process{f' (pid {holder})' if holder.isdigit() else ''} runs on "
+                f"the database {path!r} (DATABASE_PATH): one SQLite file serves one process; "
+                "stop that one first"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 async def preflight(settings: Settings) -> None:

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from bot.config import Settings
+from bot.edge.startup import only_process
 from bot.storage import MIGRATIONS
 from fakebot import FakeTelegram
 from tests.storage.test_migrations import newer_database
@@ -139,4 +141,25 @@ async def test_telegram_out_of_reach_is_one_line(tmp_path: Path) -> None:
         }
     )
     assert code == 1
+    assert "cannot reach Telegram's Bot API" in one_line(stderr)
+
+
+async def test_a_second_process_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    """One SQLite file serves one process: the second says so in one line and leaves the
+    file alone; once the first is gone, the lock is free again."""
+    database = tmp_path / "a.db"
+    settings = Settings(telegram_bot_token=GOOD_TOKEN, database_path=str(database))
+    env = {
+        "TELEGRAM_BOT_TOKEN": GOOD_TOKEN,
+        "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9/bot",  # refused, if it got that far
+        "DATABASE_PATH": str(database),
+    }
+    with only_process(settings):  # this test process stands in for the first bot
+        code, stderr = await run_bot(env)
+        assert code == 2
+        line = one_line(stderr)
+        assert f"another bot process (pid {os.getpid()})" in line and str(database) in line
+        assert not database.exists()  # refused before the database was opened
+    code, stderr = await run_bot(env)
+    assert code == 1  # past the lock: it opened the database, then found Telegram unreachable
     assert "cannot reach Telegram's Bot API" in one_line(stderr)
