@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     )
     web_listen: str = Field("0.0.0.0", description="Address the web table's server binds.")
     web_port: int = Field(8080, ge=0, lt=65536, description="Port it listens on (0: any).")
+    metrics_port: int | None = Field(
+        None, ge=0, lt=65536,
+        description="Port of the Prometheus metrics and /healthz (unset: no metrics server).",
+    )
+    metrics_listen: str = Field("127.0.0.1", description="Address the metrics server binds.")
     miniapp_short_name: str | None = Field(
         None,
         description="The Mini App's short name from @BotFather /newapp: the group's table "

@@ -12,13 +12,14 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import urlsplit
 
-from telegram import BotCommand
-from telegram.ext import Application, ContextTypes, JobQueue
+from telegram import BotCommand, Update
+from telegram.ext import Application, ContextTypes, JobQueue, TypeHandler
 
 from bot.config import Settings
 from bot.edge import logfilter
 from bot.edge.handlers import register_handlers
 from bot.edge.handlers.members import ChatMembers
+from bot.edge.observe import Metrics, MetricsServer
 from bot.edge.outbox import Messenger
 from bot.edge.ratelimit import WindowRateLimiter
 from bot.edge.startup import (
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: messages, button presses, being blocked or unblocked in a private chat, and people joining
 #: or leaving a group (sent only where the bot is an admin; they keep the member cache right)
+#: the handler group that counts updates for the metrics (before every other group)
+METRICS_GROUP = -100
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 COMMAND_NAMES = (
     "newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel", "settings",
@@ -78,10 +81,15 @@ def build_application(
 ) -> Application:  # type: ignore[type-arg]
     """The whole bot, ready to ``initialize``/``start`` (tests) or ``run_polling``.
     ``new_seed``: where each game's deal comes from (tests fix it)."""
+    metrics = Metrics() if settings.metrics_port is not None else None
     builder = (
         Application.builder()
         .token(settings.token)
-        .rate_limiter(WindowRateLimiter(settings.overall_messages_per_second, max_retries=3))
+        .rate_limiter(
+            WindowRateLimiter(
+                settings.overall_messages_per_second, max_retries=3, observer=metrics
+            )
+        )
         .read_timeout(settings.telegram_read_timeout)
         .concurrent_updates(FairUpdateProcessor())
         .post_init(_post_init)
@@ -93,6 +101,9 @@ def build_application(
     application = builder.build()
     install_log_filter()
     application.bot_data["settings"] = settings
+    application.bot_data["metrics"] = metrics
+    if metrics is not None:  # a group of its own: a group runs only its first matching handler
+        application.add_handler(TypeHandler(Update, metrics.count_update), group=METRICS_GROUP)
     application.bot_data["new_seed"] = new_seed
     application.bot_data["throttle"] = Throttle(settings.user_actions_per_second)
     application.bot_data["command_throttle"] = Throttle(
@@ -180,8 +191,30 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
             application.bot_data["http"] = server
             port = await server.start(settings.web_listen, settings.web_port)
             log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
+    metrics: Metrics | None = application.bot_data["metrics"]
+    if metrics is not None and settings.metrics_port is not None:
+        await _start_metrics(application, metrics, service, settings.metrics_port)
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
+
+
+async def _start_metrics(
+    application: Application,  # type: ignore[type-arg]
+    metrics: Metrics,
+    service: GameService,
+    port: int,
+) -> None:
+    settings: Settings = application.bot_data["settings"]
+    service.time_commands(metrics.time_command)
+    service.count_actions(metrics.acted)
+    metrics.tables.set_function(lambda: len(service.tables))
+    web: WebTable | None = application.bot_data.get("web")
+    if web is not None:
+        metrics.pages.set_function(web.live.count)
+    server = MetricsServer(metrics, service.db.schema_version)
+    application.bot_data["metrics_server"] = server
+    bound = await server.start(settings.metrics_listen, port)
+    log.info("metrics and /healthz on %s:%d", settings.metrics_listen, bound)
 
 
 def _tune_garbage_collector() -> None:
@@ -200,6 +233,9 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
     server: HttpServer | None = application.bot_data.get("http")
     if server is not None:
         await server.stop()
+    metrics_server: MetricsServer | None = application.bot_data.get("metrics_server")
+    if metrics_server is not None:
+        await metrics_server.stop()
     service: GameService | None = application.bot_data.get("service")
     if service is not None:
         await service.shutdown()

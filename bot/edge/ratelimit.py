@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, nullcontext
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
@@ -35,6 +35,14 @@ _Result = bool | dict[str, Any] | list[dict[str, Any]]
 OVERALL_PERIOD = 1.0
 
 
+class CallObserver(Protocol):
+    """Told of each Bot API request and each flood wait (the metrics)."""
+
+    def called(self, method: str) -> None: ...
+
+    def flood_wait(self, method: str, retried: bool) -> None: ...
+
+
 class WindowRateLimiter(BaseRateLimiter[int]):
     """At most ``overall_per_second`` - 1 requests to chats reach Telegram in any second;
     a request that gets a 429 is retried up to ``max_retries`` times (``rate_limit_args``
@@ -47,6 +55,7 @@ class WindowRateLimiter(BaseRateLimiter[int]):
         max_retries: int = 3,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        observer: CallObserver | None = None,
     ) -> None:
         # one below the limit: Telegram's clock and ours may not cut seconds the same way
         limit = max(1, int(overall_per_second * OVERALL_PERIOD) - 1)
@@ -55,6 +64,7 @@ class WindowRateLimiter(BaseRateLimiter[int]):
         self.clock = clock
         self.sleep = sleep
         self._paused_until: dict[int | str, float] = {}
+        self.observer = observer
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -81,8 +91,12 @@ class WindowRateLimiter(BaseRateLimiter[int]):
             )
             try:
                 async with place:
+                    if self.observer is not None:
+                        self.observer.called(endpoint)
                     return await callback(*args, **kwargs)
             except RetryAfter as exc:
+                if self.observer is not None:
+                    self.observer.flood_wait(endpoint, retried=attempt < retries)
                 if attempt == retries:
                     raise
                 wait = exc.retry_after

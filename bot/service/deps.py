@@ -40,6 +40,9 @@ class Deps:
     watchers: list[Callable[[Table], None]] = field(default_factory=list)
     #: whether a user has the web table of a game open (game id, user id): set by the web
     page_open: Callable[[int, int], bool] = lambda _game, _user: False
+    #: told how long each command took at the door, its table's lock included, by its
+    #: source ("button", "timer", …): the metrics
+    command_timers: list[Callable[[str, float], None]] = field(default_factory=list)
 
     def options(self, table: Table) -> GroupOptions:
         """The settings the table plays by: its group's, taken when it was dealt."""

@@ -11,6 +11,8 @@ from there. A refusal changes nothing.
 
 from __future__ import annotations
 
+import time
+
 from bot.game.cards import format_cards
 from bot.game.common import IllegalPlay, Reason
 from bot.presentation.render import on_table_html
@@ -41,8 +43,12 @@ class TableDoor:
         table = self.deps.registry.get(command.game_id)
         if table is None:
             return Reply()
+        started = time.perf_counter()
         async with table.lock:
-            return await self._act(table, command, early)
+            reply = await self._act(table, command, early)
+        for timer in self.deps.command_timers:
+            timer(command.source.value, time.perf_counter() - started)
+        return reply
 
     async def _act(self, table: Table, command: Command, early: EarlyAnswer | None) -> Reply:
         index = command.seat

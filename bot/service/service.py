@@ -32,7 +32,7 @@ from bot.service.base import (
 )
 from bot.service.command_answers import CommandAnswers
 from bot.service.deps import Deps
-from bot.service.events import PUBLIC_EVENTS, TableEvent
+from bot.service.events import PUBLIC_EVENTS, Acted, TableEvent
 from bot.service.group_options import GroupOptions
 from bot.service.parts import Parts
 from bot.service.queries import rank_text, top_text
@@ -85,6 +85,18 @@ class GameService:
         self.lobby = parts.lobby
         self.player_stats = PlayerStats(db)
         self.answers = CommandAnswers(messenger, can_message=self._can_message)
+
+    def time_commands(self, timer: Callable[[str, float], None]) -> None:
+        """``timer(source, seconds)`` after every command at a table's door (the metrics)."""
+        self.deps.command_timers.append(timer)
+
+    def count_actions(self, count: Callable[[str, str], None]) -> None:
+        """``count(game, source)`` for every play and pass applied (the metrics)."""
+
+        async def acted(table: Table, event: Acted) -> None:
+            count(table.variant.name, event.source.value)
+
+        self.deps.events.subscribe(Acted, acted)
 
     # ---- what tests and the app read -----------------------------------------------------
 

@@ -186,3 +186,41 @@ async def test_requests_to_no_chat_take_no_place() -> None:
     assert answered == []
     release.set()
     assert all(await asyncio.gather(*in_flight))
+
+
+async def test_the_observer_hears_every_request_flood_wait_and_retry() -> None:
+    """What the metrics count: two 429s then success is three requests, two flood waits and
+    two retries; a 429 on the last allowed attempt is a flood wait without a retry."""
+    heard: list[tuple[str, str, bool]] = []
+
+    class Observer:
+        def called(self, method: str) -> None:
+            heard.append(("call", method, False))
+
+        def flood_wait(self, method: str, retried: bool) -> None:
+            heard.append(("flood", method, retried))
+
+    limiter, _ = manual_limiter(30, max_retries=2)
+    limiter.observer = Observer()
+    answers = [RetryAfter(1), RetryAfter(1), None]
+
+    async def request() -> bool:
+        answer = answers.pop(0)
+        if answer is not None:
+            raise answer
+        return True
+
+    assert await limiter.process_request(request, (), {}, "sendMessage", {"chat_id": 5}, None)
+    assert heard == [
+        ("call", "sendMessage", False), ("flood", "sendMessage", True),
+        ("call", "sendMessage", False), ("flood", "sendMessage", True),
+        ("call", "sendMessage", False),
+    ]
+    heard.clear()
+
+    async def always_flooded() -> bool:
+        raise RetryAfter(1)
+
+    with pytest.raises(RetryAfter):
+        await limiter.process_request(always_flooded, (), {}, "editMessageText", {"chat_id": 5}, 0)
+    assert heard == [("call", "editMessageText", False), ("flood", "editMessageText", False)]
