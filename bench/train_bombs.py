@@ -28,7 +28,7 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +84,15 @@ def questions_of_deal(
 
 def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path) -> int:
     work = functools.partial(questions_of_deal, seed=seed, samples=samples, policy=policy)
+    return write_rows(work, deals, jobs, out)
+
+
+def write_rows(
+    work: Callable[[int], list[dict[str, Any]]], deals: int, jobs: int, out: Path
+) -> int:
+    """``work(deal)`` for deals 0 to ``deals`` - 1 in ``jobs`` processes, its rows written to
+    ``out`` as JSON lines in deal order (flushed deal by deal: a run stopped early leaves a
+    file of whole deals); how many rows."""
     count = 0
     with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(work, range(deals)):
@@ -105,15 +114,51 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
+def read_rows(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """The JSON lines of ``paths``, each tagged with its file and its deal's group (the unit
+    held out together)."""
     rows = []
     for number, path in enumerate(paths):
         for line in path.read_text().splitlines():
             row = json.loads(line)
             row["file"] = number
             row["group"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals
-            row["inputs"] = model_inputs(row["features"], row["rule"])
             rows.append(row)
+    return rows
+
+
+def held_out(
+    rows: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(to fit, held out): a fifth of the deals held out, all of a deal's rows together."""
+    return (
+        [row for row in rows if row["group"] % 5 != 0],
+        [row for row in rows if row["group"] % 5 == 0],
+    )
+
+
+def made_with(
+    script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
+    collected_by: Callable[[str, Sequence[dict[str, Any]]], str],
+) -> list[str]:
+    """The command lines that made a model from ``paths``, in order: each file's collection,
+    preceded by the fit it played by when it was collected at a table of the model."""
+    commands: list[str] = []
+    earlier: list[str] = []
+    for number, path in enumerate(paths):
+        command = collected_by(path.name, [row for row in rows if row["file"] == number])
+        if "--policy model" in command:  # it played by the model fitted to the files before
+            commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
+        commands.append(command)
+        earlier.append(path.name)
+    commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
+    return commands
+
+
+def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    rows = read_rows(paths)
+    for row in rows:
+        row["inputs"] = model_inputs(row["features"], row["rule"])
     return rows
 
 
@@ -236,20 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)
-    held = [row for row in rows if row["group"] % 5 == 0]
-    train = [row for row in rows if row["group"] % 5 != 0]
-    report(train, held)
+    report(*held_out(rows))
     if args.write:
-        commands: list[str] = []
-        earlier: list[str] = []
-        for number, path in enumerate(args.files):
-            command = collected_by(path.name, [row for row in rows if row["file"] == number])
-            if "--policy model" in command:  # it played by the model fitted to the files before
-                commands.append(f"python -m bench.train_bombs fit {' '.join(earlier)} --write")
-            commands.append(command)
-            earlier.append(path.name)
-        names = " ".join(earlier)
-        commands.append(f"python -m bench.train_bombs fit {names} --write")
+        commands = made_with("bench.train_bombs", args.files, rows, collected_by)
         write(fit(rows), commands, len(rows))
         print(f"model written to {MODEL_FILE}")
     return 0

@@ -28,22 +28,28 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import statistics
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
-from bench.train_bombs import Model, fit_trees, tree_lines
+from bench.train_bombs import (
+    Model,
+    fit_trees,
+    held_out,
+    made_with,
+    read_rows,
+    tree_lines,
+    write_rows,
+)
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.base import revealed_self
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
-from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, position_of
+from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, pick, position_of
 from bot.game.players.sampling import candidates
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_move_model.py"
@@ -101,14 +107,7 @@ def collect(
     work = functools.partial(
         decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout
     )
-    count = 0
-    with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
-        for found in pool.map(work, range(deals)):
-            for row in found:
-                file.write(json.dumps(row) + "\n")
-            count += len(found)
-            file.flush()
-    return count
+    return write_rows(work, deals, jobs, out)
 
 
 def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
@@ -118,17 +117,6 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
         f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
         f"--rollout {rows[0].get('rollout', 'heuristic')} --out {name}"
     )
-
-
-def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
-    rows = []
-    for number, path in enumerate(paths):
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            row["file"] = number
-            row["group"] = number * 100_003 + row["deal"]
-            rows.append(row)
-    return rows
 
 
 #: the boosting's settings: deeper trees than the bomb model's, the decisions being of many
@@ -149,15 +137,16 @@ def fit(
 
 def picks(model: Model, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
     """For each decision, the move the trees take (0: the heuristic's choice)."""
-    chosen = []
-    for row in rows:
-        best, best_gain = 0, margin
-        for index, (inputs, ok) in enumerate(zip(row["inputs"], row["allowed"], strict=True)):
-            gain = model.predict(inputs) if ok else float("-inf")
-            if gain >= best_gain:
-                best, best_gain = index + 1, gain
-        chosen.append(best)
-    return chosen
+    return [
+        pick(
+            [
+                model.predict(inputs) if ok else None
+                for inputs, ok in zip(row["inputs"], row["allowed"], strict=True)
+            ],
+            margin,
+        )
+        for row in rows
+    ]
 
 
 def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
@@ -224,20 +213,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0
-    rows = load(args.files)
-    held = [row for row in rows if row["group"] % 5 == 0]
-    train = [row for row in rows if row["group"] % 5 != 0]
-    report(train, held)
+    rows = read_rows(args.files)
+    report(*held_out(rows))
     if args.write:
-        commands: list[str] = []
-        earlier: list[str] = []
-        for number, path in enumerate(args.files):
-            command = collected_by(path.name, [row for row in rows if row["file"] == number])
-            if "--policy model" in command:  # it played by the model fitted to the files before
-                commands.append(f"python -m bench.train_moves fit {' '.join(earlier)} --write")
-            commands.append(command)
-            earlier.append(path.name)
-        commands.append(f"python -m bench.train_moves fit {' '.join(earlier)} --write")
+        commands = made_with("bench.train_moves", args.files, rows, collected_by)
         write(fit(rows), commands, len(rows), args.model_out)
         print(f"model of {TREES} trees written to {args.model_out}")
     return 0

@@ -19,6 +19,12 @@ from bot.service.tables import Table
 from fakebot import FakeMessage, FakeTelegram
 
 GROUP = -1001
+#: the fake Bot API server without Telegram's limits, for tests about something else
+ROOMY_LIMITS: dict[str, Any] = {
+    "group_messages_per_minute": 600,
+    "private_messages_per_second": 200.0,
+    "global_messages_per_second": 1000.0,
+}
 ADMIN = 999
 CARD_TOKEN = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])")
 

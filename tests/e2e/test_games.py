@@ -9,6 +9,7 @@ import pytest
 from fakebot import FakeTelegram
 from tests.e2e.driver import (
     GROUP,
+    ROOMY_LIMITS,
     bot_settings,
     cards_played,
     cards_shown,
@@ -21,11 +22,7 @@ from tests.e2e.driver import (
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
+    return dict(ROOMY_LIMITS)
 
 
 @pytest.mark.parametrize(

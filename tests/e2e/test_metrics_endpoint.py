@@ -12,6 +12,7 @@ from bot.edge.app import build_application, running_application
 from fakebot import FakeTelegram
 from tests.e2e.driver import (
     GROUP,
+    ROOMY_LIMITS,
     bot_settings,
     open_lobby,
     play_out,
@@ -22,11 +23,7 @@ from tests.e2e.driver import (
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
+    return dict(ROOMY_LIMITS)
 
 
 def figure(text: str, name: str, **labels: str) -> float:

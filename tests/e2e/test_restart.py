@@ -21,18 +21,14 @@ from bench.botrun import max_in_window
 from bot.game import shuangkou
 from bot.game.variants import SHUANGKOU, apply_action, auto_passes
 from fakebot import FakeTelegram
-from tests.e2e.driver import GROUP, live_message, setup_world
+from tests.e2e.driver import GROUP, ROOMY_LIMITS, live_message, setup_world
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
+    return dict(ROOMY_LIMITS)
 
 
 async def start_bot(

@@ -14,6 +14,7 @@ from bot.game.players.paowang_move_model import MOVE_TREES
 from bot.game.players.paowang_moves import (
     MOVE_FEATURES,
     MOVES,
+    MoveModel,
     Position,
     Reason,
     allowed,
@@ -96,11 +97,23 @@ def test_a_seat_that_can_go_out_over_its_partner_does() -> None:
     assert AiPlayer().choose(view) == move
 
 
-def test_without_trees_the_heuristic_decides() -> None:
+def test_the_heuristics_choice_stands_unless_a_move_clears_the_margin() -> None:
+    """No trees: the heuristic's choice (here, passing). A model that expects every move to
+    gain 1 point takes the first allowed one, never one over the partner without a reason;
+    one that expects 0.2 points leaves the choice alone at the margin of 0.25."""
     view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
+    here = position(view)
     moves = candidates(view, None, MOVES)
-    if not MOVE_TREES:
-        assert best_move(position(view), moves) is None
+    assert moves[0] is None and len(moves) > 2
+    assert best_move(here, moves, MoveModel(0.0, ())) is None
+    taken = best_move(here, moves, _constant(1.0))
+    assert taken is next(move for move in moves[1:] if allowed(here, move))
+    assert best_move(here, moves, _constant(0.2), margin=0.25) is None
+
+
+def _constant(gain: float) -> MoveModel:
+    """Trees that expect ``gain`` of every move: one leaf."""
+    return MoveModel(gain, (((-1,), (-2.0,), (-1,), (-1,), (0.0,)),))
 
 
 def test_the_ai_never_plays_over_a_known_partner_without_a_reason() -> None:

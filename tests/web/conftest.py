@@ -8,17 +8,14 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser
 
+from tests.e2e.driver import ROOMY_LIMITS
 from tests.web.browser import launch
 
 
 @pytest.fixture
 def fake_telegram_options() -> dict[str, Any]:
     """The fake without Telegram's limits: these tests are about the page, not pacing."""
-    return {
-        "group_messages_per_minute": 600,
-        "private_messages_per_second": 200.0,
-        "global_messages_per_second": 1000.0,
-    }
+    return dict(ROOMY_LIMITS)
 
 
 @pytest.fixture

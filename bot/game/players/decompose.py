@@ -37,6 +37,17 @@ def unseen_counts(hand: Sequence[int], history: Sequence[tuple[int, object]],
     return counts
 
 
+def run_beatable(part: Part, width: int, unseen: Sequence[int], top: int) -> bool:
+    """Whether the unseen cards hold a run as long as ``part``'s with a higher top (``width``
+    cards of each rank, no rank above ``top``: the A in both games) to beat it with."""
+    run = 0
+    for rank in range(part.key - part.chain + 2, top + 1):
+        run = run + 1 if unseen[rank] >= width else 0
+        if run >= part.chain and rank > part.key:
+            return True
+    return False
+
+
 class Part(NamedTuple):
     """One combination of a plan. ``key`` is the engine's comparison key for that kind."""
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 from bot.game import paowang_combos
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo, SeatView
-from bot.game.players.decompose import Part, Plan
+from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
@@ -75,13 +75,7 @@ def beatable(part: Part, unseen: Sequence[int]) -> bool:
     if part.kind in ("single", "pair"):
         width = 1 if part.kind == "single" else 2
         return any(unseen[rank] >= width for rank in range(part.key + 1, TWO + 1))
-    width = 1 if part.kind == "straight" else 2
-    run = 0
-    for rank in range(part.key - part.chain + 2, ACE + 1):
-        run = run + 1 if unseen[rank] >= width else 0
-        if run >= part.chain and rank > part.key:
-            return True
-    return False
+    return run_beatable(part, 1 if part.kind == "straight" else 2, unseen, ACE)
 
 
 def combo_beatable(combo: Combo, unseen: Sequence[int]) -> bool:
@@ -269,11 +263,19 @@ def best_move(
     least ``margin`` points over it."""
     if len(moves) < 2 or not model.trees:
         return moves[0]
-    best_index, best_gain = 0, margin
-    for index, inputs in enumerate(inputs_of(position, moves), start=1):
-        if not allowed(position, moves[index]):
-            continue
-        gain = model.expected_gain(inputs)
-        if gain >= best_gain:
-            best_index, best_gain = index, gain
-    return moves[best_index]
+    gains = [
+        model.expected_gain(inputs) if allowed(position, move) else None
+        for move, inputs in zip(moves[1:], inputs_of(position, moves), strict=True)
+    ]
+    return moves[pick(gains, margin)]
+
+
+def pick(gains: Sequence[float | None], margin: float) -> int:
+    """Which move to play: 0 for the heuristic's choice, else 1 + the index in ``gains`` of
+    the move expected to gain most, at least ``margin`` (the first of equal gains). None
+    marks a move that may not be taken."""
+    best, best_gain = 0, margin
+    for index, gain in enumerate(gains, start=1):
+        if gain is not None and (gain > best_gain or (best == 0 and gain >= margin)):
+            best, best_gain = index, gain
+    return best

@@ -15,7 +15,14 @@ from bot.game import shuangkou
 from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key
-from bot.game.players.decompose import Decomposer, Part, Plan, counts_of, unseen_counts
+from bot.game.players.decompose import (
+    Decomposer,
+    Part,
+    Plan,
+    counts_of,
+    run_beatable,
+    unseen_counts,
+)
 
 ACE, TWO = 14, 15
 #: what one more play to make costs: a plan that needs fewer plays is worth this much more
@@ -108,12 +115,7 @@ def _beatable(part: Part, unseen: Sequence[int]) -> bool:
         last = BIG_JOKER if width < 3 else TWO
         return any(unseen[rank] >= width for rank in range(part.key + 1, last + 1))
     width = {"straight": 1, "pair_straight": 2, "triple_straight": 3}.get(part.kind, 3)
-    run = 0
-    for rank in range(part.key - part.chain + 2, ACE + 1):
-        run = run + 1 if unseen[rank] >= width else 0
-        if run >= part.chain and rank > part.key:
-            return True
-    return False
+    return run_beatable(part, width, unseen, ACE)
 
 
 class ShuangkouAI:
