@@ -149,7 +149,7 @@ async def count_statements(application: Any) -> list[int]:
     def count(_sql: str) -> None:  # runs on aiosqlite's thread
         statements[0] += 1
 
-    await application.bot_data["db"]._connection.set_trace_callback(count)
+    await application.bot_data["db"]._connection.aiosqlite.set_trace_callback(count)
     return statements
 
 

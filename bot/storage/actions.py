@@ -4,10 +4,10 @@ from the game's deal, gives the game back exactly."""
 from __future__ import annotations
 
 import builtins
-import sqlite3
 from collections.abc import Iterable
 
 from bot.storage.codec import action_from_row, encode_cards
+from bot.storage.driver import ConstraintViolation
 from bot.storage.errors import DuplicateActionError, NotFoundError
 from bot.storage.models import ActionRecord
 from bot.storage.session import Session
@@ -50,11 +50,10 @@ class ActionsRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, record.seq, record.seat, record.kind, record.cards, record.at),
             )
-        except sqlite3.IntegrityError as error:
-            reason = str(error).upper()
-            if "FOREIGN KEY" in reason:
+        except ConstraintViolation as error:
+            if error.kind == "foreign_key":
                 raise NotFoundError(f"no game {game_id}") from error
-            if "UNIQUE" in reason or "PRIMARY KEY" in reason:
+            if error.kind == "unique":
                 raise DuplicateActionError(game_id, record.seq) from error
             raise
         return record

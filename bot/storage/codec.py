@@ -8,7 +8,6 @@ when someone opens the database by hand.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from bot.storage.models import (
     ResultRow,
     SeatRecord,
 )
+from bot.storage.session import Row
 
 
 def dumps(value: Any) -> str:
@@ -110,7 +110,7 @@ def check_status(status: str) -> GameStatus:
 # -- decoders (row -> record) ------------------------------------------------------------------
 
 
-def player_from_row(row: sqlite3.Row) -> PlayerRecord:
+def player_from_row(row: Row) -> PlayerRecord:
     return PlayerRecord(
         user_id=int(row["user_id"]),
         name=row["name"],
@@ -122,7 +122,7 @@ def player_from_row(row: sqlite3.Row) -> PlayerRecord:
     )
 
 
-def rating_from_row(row: sqlite3.Row) -> Rating:
+def rating_from_row(row: Row) -> Rating:
     return Rating(
         user_id=int(row["user_id"]),
         game=row["game"],
@@ -144,7 +144,7 @@ def seats_from_json(text: str) -> tuple[SeatRecord, ...]:
     )
 
 
-def game_from_row(row: sqlite3.Row) -> GameRecord:
+def game_from_row(row: Row) -> GameRecord:
     hands = loads(row["hands"])
     return GameRecord(
         id=int(row["id"]),
@@ -176,7 +176,7 @@ def game_from_row(row: sqlite3.Row) -> GameRecord:
     )
 
 
-def action_from_row(row: sqlite3.Row) -> ActionRecord:
+def action_from_row(row: Row) -> ActionRecord:
     return ActionRecord(
         seq=int(row["seq"]),
         seat=int(row["seat"]),
@@ -186,7 +186,7 @@ def action_from_row(row: sqlite3.Row) -> ActionRecord:
     )
 
 
-def result_from_row(row: sqlite3.Row) -> ResultRow:
+def result_from_row(row: Row) -> ResultRow:
     return ResultRow(
         seat=int(row["seat"]),
         user_id=_int_or_none(row["user_id"]),

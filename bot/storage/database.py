@@ -1,19 +1,24 @@
-"""One SQLite database behind one aiosqlite connection, with transactions and repositories.
+"""The bot's database behind one connection, with transactions and repositories.
 
-Concurrency model: the bot is one asyncio process with one connection. aiosqlite runs the
-statements on a worker thread, one at a time, but it would happily interleave the statements of
-two coroutines, and a transaction belongs to the connection, not to a coroutine. So every unit
-of work (a transaction, or a read) holds ``Database``'s asyncio lock: statements of one task's
-transaction are never mixed with another task's, and no task reads another's uncommitted rows.
+The connection is SQLite's (aiosqlite, the embedded default) or PostgreSQL's (asyncpg), chosen
+by ``DATABASE_URL``; ``bot.storage.driver`` is all this module asks of either.
 
-A transaction is ``BEGIN IMMEDIATE`` (the write lock is taken up front, so a second process
-waits on ``busy_timeout`` at BEGIN instead of failing half-way), and a nested ``transaction()``
-in the same task joins the outer one through a SAVEPOINT.
+Concurrency model: the bot is one asyncio process with one connection. The driver runs one
+statement at a time, but it would happily interleave the statements of two coroutines, and a
+transaction belongs to the connection, not to a coroutine. So every unit of work (a
+transaction, or a read) holds ``Database``'s asyncio lock: statements of one task's transaction
+are never mixed with another task's, and no task reads another's uncommitted rows. On
+PostgreSQL the same holds across processes because only the instance holding the lease writes.
+
+A transaction begins with the driver's ``begin()`` (SQLite: ``BEGIN IMMEDIATE``, so a second
+process waits on ``busy_timeout`` at BEGIN instead of failing half-way; PostgreSQL: ``BEGIN``),
+and a nested ``transaction()`` in the same task joins the outer one through a SAVEPOINT.
 
 Portability: the SQL in the repositories is plain (``INSERT ... ON CONFLICT``, ``RETURNING``,
 ``COALESCE``, ``EXISTS``, ``SAVEPOINT``), which PostgreSQL reads as is apart from the parameter
-markers. What is SQLite's alone is kept here and in the migrations: the PRAGMAs,
-``BEGIN IMMEDIATE`` and ``user_version``. ``docs/architecture-storage.md`` has the details.
+markers (the driver numbers them). What differs is kept in the drivers and the migrations:
+the PRAGMAs, ``BEGIN IMMEDIATE``, the schema version and the ``games.id`` column.
+``docs/architecture-storage.md`` has the details.
 """
 
 from __future__ import annotations
@@ -21,17 +26,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-import aiosqlite
-
 from bot.storage.actions import ActionsRepository
+from bot.storage.driver import Connection, DatabaseLocation, Dialect, Row, locate
 from bot.storage.games import GamesRepository
 from bot.storage.group_sends import GroupSendsRepository
 from bot.storage.group_settings import GroupSettingsRepository
@@ -41,15 +43,19 @@ from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
 from bot.storage.session import Params
+from bot.storage.sqlite_driver import (
+    DEFAULT_BUSY_TIMEOUT_MS,
+    SqliteConnection,
+    configure_sqlite,
+    connect_sqlite,
+)
 from bot.storage.stats import StatsRepository
 
 log = logging.getLogger(__name__)
 
-#: how long a statement waits for another process's write lock before failing
-DEFAULT_BUSY_TIMEOUT_MS: Final = 5_000
 #: a unit of work waiting this long for the lock is probably deadlocked; say so in the log
 LOCK_WAIT_WARNING_SECONDS: Final = 10.0
-_MEMORY: Final = ":memory:"
+
 
 class Database:
     """The bot's database: repositories as attributes, plus :meth:`transaction`. It is the
@@ -59,10 +65,12 @@ class Database:
     """
 
     def __init__(
-        self, connection: aiosqlite.Connection, *, path: str, clock: Callable[[], float]
+        self, connection: Connection, *, location: DatabaseLocation, clock: Callable[[], float]
     ) -> None:
         self._connection = connection
-        self.path = path
+        self.location = location
+        #: ``sqlite`` or ``postgresql``: what the migrations and a few statements ask
+        self.dialect: Dialect = connection.dialect
         #: the time source for created_at and default action times (tests pass a fake)
         self.clock = clock
         self._lock = asyncio.Lock()
@@ -112,7 +120,7 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` when the block raises.
+        """``BEGIN`` ... ``COMMIT``; ``ROLLBACK`` when the block raises.
 
         Used again inside itself (by the same task) it joins the outer transaction through a
         savepoint: an exception that leaves the inner block undoes the inner block's writes,
@@ -129,18 +137,17 @@ class Database:
             return
         async with self._locked():
             try:
-                # SQLite: IMMEDIATE takes the write lock now (PostgreSQL: plain BEGIN).
-                await self._connection.execute("BEGIN IMMEDIATE")
+                await self._connection.begin()
                 self._in_transaction = True
                 try:
                     yield
                 except BaseException:
-                    await self._rollback()
+                    await self._connection.rollback()
                     raise
                 try:
-                    await self._connection.execute("COMMIT")
-                except sqlite3.Error:
-                    await self._rollback()
+                    await self._connection.commit()
+                except BaseException:
+                    await self._connection.rollback()
                     raise
             finally:
                 self._in_transaction = False
@@ -196,27 +203,17 @@ class Database:
     async def _savepoint(self) -> AsyncIterator[None]:
         self._savepoints += 1
         name = f"sp_{self._savepoints}"  # depth-numbered: nested savepoints never share a name
-        await self._connection.execute(f"SAVEPOINT {name}")
+        await self._connection.fetch(f"SAVEPOINT {name}")
         try:
             yield
         except BaseException:
-            await self._connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
-            await self._connection.execute(f"RELEASE SAVEPOINT {name}")
+            await self._connection.fetch(f"ROLLBACK TO SAVEPOINT {name}")
+            await self._connection.fetch(f"RELEASE SAVEPOINT {name}")
             raise
         else:
-            await self._connection.execute(f"RELEASE SAVEPOINT {name}")
+            await self._connection.fetch(f"RELEASE SAVEPOINT {name}")
         finally:
             self._savepoints -= 1
-
-    async def _rollback(self) -> None:
-        # Some errors (a full disk, an interrupt) already rolled SQLite back; a second
-        # ROLLBACK would raise and hide the error that matters.
-        if not self._connection.in_transaction:
-            return
-        try:
-            await self._connection.execute("ROLLBACK")
-        except sqlite3.Error:
-            log.exception("ROLLBACK failed; the original error follows")
 
     def _holds_lock(self) -> bool:
         return self._owner is not None and self._owner is asyncio.current_task()
@@ -227,34 +224,27 @@ class Database:
 
     # -- statements (for the repositories) ---------------------------------------------------
 
-    # Each statement is one trip to aiosqlite's worker thread (execute_fetchall runs the
-    # statement and reads its rows in one go; a cursor would cost a trip for the execute,
-    # one for the fetch and one for the close). The trips, not SQLite, are most of the time.
-
     async def execute(self, sql: str, params: Params = ()) -> None:
         """Run one statement inside the current unit of work (``RETURNING`` and
         :meth:`fetch_all` tell what it changed)."""
         self._check_unit_of_work()
-        await self._connection.execute_fetchall(sql, params)
+        await self._connection.fetch(sql, params)
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """The first row of a query meant to give one row at most."""
         self._check_unit_of_work()
-        rows = await self._connection.execute_fetchall(sql, params)
-        for row in rows:
-            return row
-        return None
+        rows = await self._connection.fetch(sql, params)
+        return rows[0] if rows else None
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         self._check_unit_of_work()
-        rows: Iterable[sqlite3.Row] = await self._connection.execute_fetchall(sql, params)
-        return list(rows)
+        return list(await self._connection.fetch(sql, params))
 
-    async def write(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def write(self, sql: str, params: Params = ()) -> list[Row]:
         """One statement as a unit of work of its own, and its ``RETURNING`` rows.
 
-        SQLite makes a lone statement atomic and durable by itself, so this costs one trip to
-        the worker thread where ``transaction()`` costs three (BEGIN, the statement, COMMIT).
+        A lone statement is atomic and durable by itself on both databases, so this costs one
+        trip where ``transaction()`` costs three (BEGIN, the statement, COMMIT).
         Inside the task's own transaction it simply joins it.
         """
         if self._holds_lock():
@@ -271,59 +261,54 @@ class Database:
     # -- conveniences ------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        """``PRAGMA user_version``: how many migrations this database has had."""
+        """How many migrations this database has had."""
         async with self.reading():
             return await user_version(self)
 
     async def journal_mode(self) -> str:
-        """``wal`` for a file database, ``memory`` for ``:memory:``."""
+        """SQLite's: ``wal`` for a file database, ``memory`` for ``:memory:``; PostgreSQL has
+        none (``""``)."""
+        if not isinstance(self._connection, SqliteConnection):
+            return ""
         async with self.reading():
-            row = await self.fetch_one("PRAGMA journal_mode")
-        return str(row[0]) if row is not None else ""
+            return await self._connection.journal_mode()
 
 
 async def open_database(
-    path: str | os.PathLike[str],
+    location: str | os.PathLike[str],
     *,
     clock: Callable[[], float] = time.time,
     migrations: Sequence[str] = MIGRATIONS,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
 ) -> Database:
-    """Open (creating if need be) the database at ``path`` and bring its schema up to date.
+    """Open the database at ``location`` and bring its schema up to date.
 
-    ``":memory:"`` gives a private in-memory database (for tests and the terminal game).
+    ``location`` is a SQLite path (created if need be; ``":memory:"`` gives a private
+    in-memory database, for tests and the terminal game) or a ``DATABASE_URL``
+    (``sqlite:///path``, ``postgresql://user:password@host/name``; see
+    :func:`~bot.storage.driver.locate`).
     """
-    location = os.fspath(path)
-    in_memory = location in (_MEMORY, "")
-    if not in_memory:
-        # DATABASE_PATH may name a folder that does not exist yet (a fresh volume).
-        Path(location).parent.mkdir(parents=True, exist_ok=True)
-    # isolation_level=None: the sqlite3 module must not BEGIN on its own; transactions are
-    # exactly the ones Database.transaction() opens.
-    connection = await aiosqlite.connect(location, isolation_level=None)
+    where = locate(os.fspath(location))
+    connection: Connection
+    if where.dialect == "postgresql":
+        # imported here: a bot on SQLite never loads asyncpg
+        from bot.storage.postgres_driver import connect_postgres
+
+        connection = await connect_postgres(where.target)
+    else:
+        connection = await connect_sqlite(where.target)
     try:
-        connection.row_factory = sqlite3.Row
+        db = Database(connection, location=where, clock=clock)
         # A newer bot's database is refused before anything is written to it: switching the
         # journal to WAL rewrites the file's header, and that newer bot may not expect it.
         # migrate() checks again under the write lock, for another process migrating meanwhile.
-        check_not_newer(await _schema_version_of(connection), migrations)
-        if not in_memory:
-            # WAL: readers never block the writer, and commits are one append to the log.
-            await connection.execute("PRAGMA journal_mode = WAL")
-        # NORMAL is durable across application crashes in WAL mode; only a power cut can lose
-        # the last transactions, and never corrupts the file.
-        await connection.execute("PRAGMA synchronous = NORMAL")
-        await connection.execute("PRAGMA foreign_keys = ON")  # off by default in SQLite
-        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
-        db = Database(connection, path=location, clock=clock)
+        check_not_newer(await db.schema_version(), migrations)
+        if isinstance(connection, SqliteConnection):
+            await configure_sqlite(
+                connection, in_memory=where.in_memory, busy_timeout_ms=busy_timeout_ms
+            )
         await migrate(db, migrations)
     except BaseException:
         await connection.close()
         raise
     return db
-
-
-async def _schema_version_of(connection: aiosqlite.Connection) -> int:
-    """``PRAGMA user_version`` read on the bare connection, before a :class:`Database` exists."""
-    rows = list(await connection.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0]) if rows else 0

@@ -1,7 +1,8 @@
 """The storage layer's errors: each one names what was refused, so callers can tell people why.
 
-All are :class:`StorageError`; the driver's own exceptions (``sqlite3.Error``) never escape the
-repositories for the cases listed here, so the service layer does not depend on the driver.
+All are :class:`StorageError`; the drivers' own exceptions (``sqlite3.Error``, asyncpg's) never
+escape the repositories for the cases listed here, so the service layer does not depend on the
+driver.
 """
 
 from __future__ import annotations
@@ -56,3 +57,12 @@ class SchemaVersionError(StorageError):
         )
         self.found = found
         self.known = known
+
+
+class DatabaseUnavailableError(StorageError):
+    """The connection to the database was lost (PostgreSQL restarted, the network went away).
+
+    The unit of work that met it did not happen: PostgreSQL rolls back a transaction whose
+    connection ends, so an action is in the log whole or not at all. The connection is not
+    reopened behind the caller's back: an instance that lost it may also have lost its lease
+    (``bot.storage.lease``), and only a fresh start can tell."""

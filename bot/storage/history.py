@@ -7,14 +7,13 @@ rebuilds the game from them); what a result means is the service's.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from bot.storage.codec import seats_from_json
 from bot.storage.results import COUNTED_GAME, GAME_ENDED
-from bot.storage.session import Session
+from bot.storage.session import Row, Session
 
 #: the columns a history line needs
 _GAME_COLUMNS: Final = (
@@ -103,7 +102,7 @@ class HistoryRepository:
             )
             return await self._with_results(rows)
 
-    async def _with_results(self, rows: Sequence[sqlite3.Row]) -> list[HistoryGame]:
+    async def _with_results(self, rows: Sequence[Row]) -> list[HistoryGame]:
         """The games of ``rows`` with their seats' results (inside the caller's read)."""
         if not rows:
             return []
@@ -114,7 +113,7 @@ class HistoryRepository:
             f" WHERE game_id IN ({marks})",
             ids,
         )
-        results: dict[tuple[int, int], sqlite3.Row] = {
+        results: dict[tuple[int, int], Row] = {
             (int(r["game_id"]), int(r["seat"])): r for r in result_rows
         }
         games = []

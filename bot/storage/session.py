@@ -6,21 +6,24 @@ composes them: the arrows point one way (database -> repositories -> session pro
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
-Params = Sequence[Any]
+from bot.storage.driver import Dialect, Params, Row
+
+__all__ = ["Params", "Row", "Session"]
 
 
 class Session(Protocol):
     """One connection's statements, inside the units of work the database opens."""
 
     clock: Callable[[], float]
+    #: ``sqlite`` or ``postgresql``: for the few statements that differ (the migrations')
+    dialect: Dialect
 
     def transaction(self) -> AbstractAsyncContextManager[None]:
-        """A unit of work that writes (``BEGIN IMMEDIATE`` ... ``COMMIT``; nested: savepoint)."""
+        """A unit of work that writes (``BEGIN`` ... ``COMMIT``; nested: savepoint)."""
         ...
 
     def reading(self) -> AbstractAsyncContextManager[None]:
@@ -28,8 +31,8 @@ class Session(Protocol):
         ...
 
     async def execute(self, sql: str, params: Params = ()) -> None: ...
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None: ...
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]: ...
-    async def write(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def write(self, sql: str, params: Params = ()) -> list[Row]:
         """One statement as a unit of work of its own, and its ``RETURNING`` rows."""
         ...

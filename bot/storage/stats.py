@@ -7,7 +7,6 @@ Only reads. The figures (wins, streaks, 上游, partners ...) are the service's
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -15,7 +14,7 @@ from typing import Final
 from bot.storage.codec import action_from_row, loads
 from bot.storage.models import ActionRecord
 from bot.storage.results import COUNTED_GAME, GAME_ENDED
-from bot.storage.session import Session
+from bot.storage.session import Row, Session
 
 #: ``IN (...)`` lists are cut into pieces of this many ids (SQLite allows 32,766 variables;
 #: PostgreSQL far more; small pieces keep each statement cheap)
@@ -200,7 +199,7 @@ class StatsRepository:
         return logs
 
 
-def _logs_of(games: list[sqlite3.Row], actions: list[sqlite3.Row]) -> dict[int, GameLog]:
+def _logs_of(games: list[Row], actions: list[Row]) -> dict[int, GameLog]:
     by_game: dict[int, list[ActionRecord]] = {}
     for row in actions:
         by_game.setdefault(int(row["game_id"]), []).append(action_from_row(row))

@@ -1,4 +1,5 @@
-"""Fixtures for the storage tests: a fresh file database per test, on a fake clock."""
+"""Fixtures for the storage tests: a fresh database per test, on a fake clock: a SQLite file,
+then a PostgreSQL database (``database_url``, from tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def db(db_path: Path, clock: FakeClock) -> AsyncIterator[Database]:
-    database = await open_database(db_path, clock=clock)
+async def db(database_url: str, clock: FakeClock) -> AsyncIterator[Database]:
+    database = await open_database(database_url, clock=clock)
     try:
         yield database
     finally:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.game.cards import parse_cards
 from bot.storage import ActionRecord, Database, DuplicateActionError, NotFoundError
+from bot.storage.driver import ConstraintViolation
 from tests.storage.conftest import FakeClock, new_game
 
 
@@ -83,9 +82,11 @@ async def test_appending_to_an_unknown_game_is_refused(db: Database) -> None:
 
 
 async def test_a_broken_row_is_not_reported_as_a_duplicate(db: Database) -> None:
-    """Only the primary key means "seq taken"; any other refusal is the driver's own error."""
+    """Only the primary key means "seq taken"; any other refusal is a constraint violation of
+    its own kind, with the database's message."""
     game = await new_game(db, status="playing")
-    with pytest.raises(sqlite3.IntegrityError) as refused:
+    with pytest.raises(ConstraintViolation) as refused:
         await db.actions.append(game_id=game.id, seq=0, seat=0, kind=None)  # type: ignore[arg-type]
-    assert "NOT NULL" in str(refused.value)
+    assert refused.value.kind == "other"
+    assert "null" in str(refused.value).lower()
     assert await db.actions.list(game.id) == []

@@ -18,14 +18,16 @@ async def pragma(db: Database, name: str) -> object:
     return row[0]
 
 
-async def test_a_file_database_is_in_wal_mode(db: Database) -> None:
-    assert await db.journal_mode() == "wal"
+async def test_a_file_database_is_in_wal_mode(db_path: Path) -> None:
+    async with await open_database(db_path) as db:
+        assert await db.journal_mode() == "wal"
 
 
-async def test_the_connection_settings(db: Database) -> None:
-    assert await pragma(db, "foreign_keys") == 1
-    assert await pragma(db, "synchronous") == 1  # NORMAL
-    assert await pragma(db, "busy_timeout") == 5000
+async def test_the_connection_settings(db_path: Path) -> None:
+    async with await open_database(db_path) as db:
+        assert await pragma(db, "foreign_keys") == 1
+        assert await pragma(db, "synchronous") == 1  # NORMAL
+        assert await pragma(db, "busy_timeout") == 5000
 
 
 async def test_an_in_memory_database_works(clock: FakeClock) -> None:
@@ -143,10 +145,10 @@ async def test_an_uncaught_inner_failure_undoes_everything(db: Database) -> None
 
 
 async def test_a_write_outside_a_transaction_commits_on_its_own(
-    db: Database, db_path: Path
+    db: Database, database_url: str
 ) -> None:
     await add_players(db, 1)
-    other = await open_database(db_path)  # a second connection sees only committed rows
+    other = await open_database(database_url)  # a second connection sees only committed rows
     try:
         assert await other.players.get(1) is not None
     finally:

@@ -1,4 +1,5 @@
-"""Migrations: applied once, in order, all or nothing; PRAGMA user_version counts them."""
+"""Migrations: applied once, in order, all or nothing; the schema version counts them. On both
+databases (``database_url``), but for the tests of a SQLite file's own bytes."""
 
 from __future__ import annotations
 
@@ -8,13 +9,23 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MIGRATIONS, Database, SchemaVersionError, open_database
-from bot.storage.migrations import migrate, split_statements
+from bot.storage.migrations import migrate, set_version, split_statements
 from tests.storage.conftest import add_players, new_game
 
 
 async def schema(db: Database) -> list[tuple[str, str]]:
+    """Every table and index with its definition."""
     async with db.reading():
-        rows = await db.fetch_all("SELECT name, sql FROM sqlite_master ORDER BY name")
+        if db.dialect == "postgresql":
+            rows = await db.fetch_all(
+                "SELECT indexname AS name, indexdef AS sql FROM pg_indexes"
+                " WHERE schemaname = 'public'"
+                " UNION ALL SELECT table_name, string_agg(column_name || ' ' || data_type, ', '"
+                " ORDER BY ordinal_position) FROM information_schema.columns"
+                " WHERE table_schema = 'public' GROUP BY table_name ORDER BY name"
+            )
+        else:
+            rows = await db.fetch_all("SELECT name, sql FROM sqlite_master ORDER BY name")
     return [(row["name"], row["sql"]) for row in rows]
 
 
@@ -25,15 +36,15 @@ async def test_a_new_database_is_at_the_latest_version(db: Database) -> None:
     assert {"games_chat_status", "games_status", "games_one_open_per_chat"} <= names
 
 
-async def test_reopening_keeps_the_data_and_applies_nothing(db_path: Path) -> None:
-    db = await open_database(db_path)
+async def test_reopening_keeps_the_data_and_applies_nothing(database_url: str) -> None:
+    db = await open_database(database_url)
     await add_players(db, 1, 2, 3, 4)
     game = await new_game(db)
     await db.actions.append(game_id=game.id, seq=0, seat=0, kind="play", cards="♠3 ♥3")
     before = await schema(db)
     await db.close()
 
-    db = await open_database(db_path)
+    db = await open_database(database_url)
     try:
         assert await db.schema_version() == len(MIGRATIONS)
         assert await schema(db) == before
@@ -42,7 +53,8 @@ async def test_reopening_keeps_the_data_and_applies_nothing(db_path: Path) -> No
         assert await db.games.get(game.id) == game
         [action] = await db.actions.list(game.id)
         assert action.cards == "♠3 ♥3"
-        assert await db.journal_mode() == "wal"
+        if db.dialect == "sqlite":
+            assert await db.journal_mode() == "wal"
     finally:
         await db.close()
 
@@ -55,13 +67,13 @@ async def test_migrating_twice_is_idempotent(db: Database) -> None:
     assert await db.schema_version() == len(MIGRATIONS)
 
 
-async def test_an_upgrade_applies_only_the_missing_migrations(db_path: Path) -> None:
-    db = await open_database(db_path)
+async def test_an_upgrade_applies_only_the_missing_migrations(database_url: str) -> None:
+    db = await open_database(database_url)
     await add_players(db, 1)
     await db.close()
 
     upgraded = (*MIGRATIONS, "ALTER TABLE players ADD COLUMN nickname TEXT;")
-    db = await open_database(db_path, migrations=upgraded)
+    db = await open_database(database_url, migrations=upgraded)
     try:
         assert await db.schema_version() == len(MIGRATIONS) + 1
         assert await db.players.get(1) is not None
@@ -72,15 +84,15 @@ async def test_an_upgrade_applies_only_the_missing_migrations(db_path: Path) -> 
         await db.close()
 
 
-async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
-    db = await open_database(db_path)
+async def test_a_failing_migration_changes_nothing(database_url: str) -> None:
+    db = await open_database(database_url)
     await db.close()
 
     broken = (*MIGRATIONS, "CREATE TABLE half_done (x INTEGER);\nSELECT * FROM no_such_table;")
-    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
-        await open_database(db_path, migrations=broken)
+    with pytest.raises(Exception, match="no_such_table"):  # the driver's own error
+        await open_database(database_url, migrations=broken)
 
-    db = await open_database(db_path)
+    db = await open_database(database_url)
     try:
         assert await db.schema_version() == len(MIGRATIONS)
         assert "half_done" not in {name for name, _ in await schema(db)}
@@ -88,13 +100,13 @@ async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
         await db.close()
 
 
-async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
-    db = await open_database(db_path)
+async def test_a_database_from_a_newer_bot_is_refused(database_url: str) -> None:
+    db = await open_database(database_url)
     async with db.transaction():
-        await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+        await set_version(db, len(MIGRATIONS) + 1)
     await db.close()
     with pytest.raises(SchemaVersionError, match="newer") as refused:
-        await open_database(db_path)
+        await open_database(database_url)
     assert (refused.value.found, refused.value.known) == (len(MIGRATIONS) + 1, len(MIGRATIONS))
 
 
@@ -146,10 +158,12 @@ def test_every_migration_splits_cleanly() -> None:
         assert split_statements(script)
 
 
-async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(db_path: Path) -> None:
+async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(
+    database_url: str,
+) -> None:
     """The 逃跑 migration (v2): a game stored before it reads as nobody deserted, and the
     new column then stores a desertion's fixed scores."""
-    db = await open_database(db_path, migrations=MIGRATIONS[:1])
+    db = await open_database(database_url, migrations=MIGRATIONS[:1])
     try:
         assert await db.schema_version() == 1
         async with db.transaction():  # the repositories read the new column: write raw SQL
@@ -159,7 +173,7 @@ async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(db_pa
             )
     finally:
         await db.close()
-    db = await open_database(db_path)
+    db = await open_database(database_url)
     try:
         assert await db.schema_version() == len(MIGRATIONS)
         upgraded = await db.games.get(7)
@@ -173,11 +187,11 @@ async def test_a_version_1_database_gains_fixed_scores_and_keeps_its_games(db_pa
 
 
 async def test_a_version_3_database_gains_each_players_score_after_every_game(
-    db_path: Path,
+    database_url: str,
 ) -> None:
     """v4: the score after each game, filled in for the games already played as the sum of
     the player's applied deltas in the variant, in the order the games finished."""
-    db = await open_database(db_path, migrations=MIGRATIONS[:3])
+    db = await open_database(database_url, migrations=MIGRATIONS[:3])
     try:
         await add_players(db, 1, 2)
         async with db.transaction():  # the repositories read the new column: write raw SQL
@@ -202,7 +216,7 @@ async def test_a_version_3_database_gains_each_players_score_after_every_game(
                 )
     finally:
         await db.close()
-    db = await open_database(db_path)
+    db = await open_database(database_url)
     try:
         after = {
             game_id: [row.score_after for row in await db.results.for_game(game_id)]
@@ -214,11 +228,11 @@ async def test_a_version_3_database_gains_each_players_score_after_every_game(
 
 
 async def test_a_version_4_database_gains_group_settings_and_keeps_its_games(
-    db_path: Path,
+    database_url: str,
 ) -> None:
     """v5: a table for the groups' settings, and each game's own options (NULL for the games
     from before: they play by the environment's)."""
-    db = await open_database(db_path, migrations=MIGRATIONS[:4])
+    db = await open_database(database_url, migrations=MIGRATIONS[:4])
     try:
         async with db.transaction():  # the repositories write the new column: raw SQL
             await db.execute(
@@ -228,7 +242,7 @@ async def test_a_version_4_database_gains_group_settings_and_keeps_its_games(
         game_id = 7
     finally:
         await db.close()
-    db = await open_database(db_path)
+    db = await open_database(database_url)
     try:
         record = await db.games.get(game_id)
         assert record is not None and record.options is None
