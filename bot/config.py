@@ -27,7 +27,15 @@ class Settings(BaseSettings):
         description="Bot API base URL, e.g. http://127.0.0.1:8081/bot for a local Bot API "
         "server; default Telegram's.",
     )
-    database_path: str = Field("cardbot.sqlite3", description="The SQLite database file.")
+    database_path: str = Field(
+        "cardbot.sqlite3", description="The SQLite database file (when DATABASE_URL is unset)."
+    )
+    database_url: str | None = Field(
+        None,
+        description="Where the database is: sqlite:///path/to/file.sqlite3, or "
+        "postgresql://user:password@host:5432/name for PostgreSQL (several instances, one "
+        "active); unset: the SQLite file DATABASE_PATH.",
+    )
     turn_seconds: float = Field(45.0, gt=0, description="Time for one turn before auto-play.")
     reveal_seconds: float = Field(30.0, gt=0, description="Time for a 亮王 decision.")
     computer_delay: float = Field(
@@ -137,6 +145,27 @@ class Settings(BaseSettings):
         description="A warning or error repeated within this many seconds is logged once, "
         "with a count of the repeats left out.",
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        # The value may hold a password: the message names the scheme only.
+        if value is None or value.startswith(("sqlite:", "postgresql://", "postgres://")):
+            return value
+        scheme = value.split("://", 1)[0] if "://" in value else "(none)"
+        raise ValueError(
+            f"unknown scheme {scheme!r}: use sqlite:///path or postgresql://user:pw@host/name"
+        )
+
+    @property
+    def database(self) -> str:
+        """Where the database is: DATABASE_URL, else the SQLite file DATABASE_PATH."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_setting(self) -> str:
+        """The setting that named the database, for messages."""
+        return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
 
     @field_validator("webhook_url", "webapp_url")
     @classmethod

@@ -22,6 +22,7 @@ from bot.edge.handlers.members import ChatMembers
 from bot.edge.observe import Metrics, MetricsServer
 from bot.edge.outbox import Messenger
 from bot.edge.ratelimit import WindowRateLimiter
+from bot.edge.standby import Heartbeat, StandbyStopped, wait_until_active
 from bot.edge.startup import (
     StartupError,
     api_urls,
@@ -35,6 +36,7 @@ from bot.edge.updates import FairUpdateProcessor
 from bot.limits.throttle import Throttle
 from bot.presentation.strings import text
 from bot.service import GameService, random_seed
+from bot.storage import Database
 from bot.web.http import HttpServer
 from bot.web.server import WebTable
 from bot.web.webhook import Webhook
@@ -149,6 +151,12 @@ async def running_application(
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = application.bot_data["settings"]
     db = await open_checked(settings)
+    application.bot_data["db"] = db
+    metrics: Metrics | None = application.bot_data["metrics"]
+    if metrics is not None and settings.metrics_port is not None:
+        # up before the lease: a standby answers /healthz too (503, not active)
+        await _start_metrics_server(application, metrics, db)
+    await _become_active(application, db, metrics)
     bot = application.bot
 
     members = ChatMembers(bot, settings)
@@ -170,7 +178,6 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         is_member=members.is_member,
         new_seed=application.bot_data["new_seed"],
     )
-    application.bot_data["db"] = db
     application.bot_data["service"] = service
     for lang, code in (("zh", None), ("en", "en")):
         commands = [BotCommand(name, text(lang, f"commands.{name}")) for name in COMMAND_NAMES]
@@ -191,30 +198,65 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
             application.bot_data["http"] = server
             port = await server.start(settings.web_listen, settings.web_port)
             log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
-    metrics: Metrics | None = application.bot_data["metrics"]
-    if metrics is not None and settings.metrics_port is not None:
-        await _start_metrics(application, metrics, service, settings.metrics_port)
+    if metrics is not None:
+        _measure_service(application, metrics, service)
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
 
 
-async def _start_metrics(
+async def _become_active(
+    application: Application,  # type: ignore[type-arg]
+    db: Database,
+    metrics: Metrics | None,
+) -> None:
+    """Hold the database's lease before anything that acts (PostgreSQL; on SQLite it is
+    held at once), waiting as a standby while another instance is active; then watch the
+    connection. Raises :class:`StandbyStopped` when asked to stop while waiting."""
+    if metrics is not None:
+        metrics.set_active(False)
+    stopping: asyncio.Event | None = application.bot_data.get("stopping")
+    if not await wait_until_active(db, stopping=stopping):
+        raise StandbyStopped
+    if metrics is not None:
+        metrics.set_active(True)
+    if db.dialect == "postgresql":
+
+        def lost() -> None:
+            application.bot_data["lease_lost"] = True
+            if metrics is not None:
+                metrics.set_active(False)
+            if stopping is not None:
+                stopping.set()
+
+        heartbeat = Heartbeat(db, lost)
+        heartbeat.start()
+        application.bot_data["heartbeat"] = heartbeat
+
+
+async def _start_metrics_server(
+    application: Application,  # type: ignore[type-arg]
+    metrics: Metrics,
+    db: Database,
+) -> None:
+    settings: Settings = application.bot_data["settings"]
+    assert settings.metrics_port is not None
+    server = MetricsServer(metrics, db.schema_version)
+    application.bot_data["metrics_server"] = server
+    bound = await server.start(settings.metrics_listen, settings.metrics_port)
+    log.info("metrics and /healthz on %s:%d", settings.metrics_listen, bound)
+
+
+def _measure_service(
     application: Application,  # type: ignore[type-arg]
     metrics: Metrics,
     service: GameService,
-    port: int,
 ) -> None:
-    settings: Settings = application.bot_data["settings"]
     service.time_commands(metrics.time_command)
     service.count_actions(metrics.acted)
     metrics.tables.set_function(lambda: len(service.tables))
     web: WebTable | None = application.bot_data.get("web")
     if web is not None:
         metrics.pages.set_function(web.live.count)
-    server = MetricsServer(metrics, service.db.schema_version)
-    application.bot_data["metrics_server"] = server
-    bound = await server.start(settings.metrics_listen, port)
-    log.info("metrics and /healthz on %s:%d", settings.metrics_listen, bound)
 
 
 def _tune_garbage_collector() -> None:
@@ -230,6 +272,9 @@ def _tune_garbage_collector() -> None:
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    heartbeat: Heartbeat | None = application.bot_data.get("heartbeat")
+    if heartbeat is not None:
+        await heartbeat.stop()
     server: HttpServer | None = application.bot_data.get("http")
     if server is not None:
         await server.stop()
@@ -256,13 +301,24 @@ def run() -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logfilter.install(settings.log_repeat_seconds)
+    application = build_application(settings)
     try:
         with only_process(settings):
             asyncio.run(preflight(settings))
-            _serve(build_application(settings), settings)
+            _serve(application, settings)
     except StartupError as error:
         print(error, file=sys.stderr)
         return error.code
+    except StandbyStopped:
+        log.info("stopped while standing by")
+        return 0
+    if application.bot_data.get("lease_lost"):
+        print(
+            "lost the database connection and with it the lease: stopped (start this "
+            "instance again; it waits as a standby while another is active)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -274,11 +330,8 @@ def _serve(application: Application, settings: Settings) -> None:  # type: ignor
 
 
 async def _run_polling(application: Application) -> None:  # type: ignore[type-arg]
-    """Long polling until SIGTERM or SIGINT."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    """Long polling until SIGTERM or SIGINT (or the lease is lost)."""
+    stop = _stop_on_signals(application)
     async with running_application(application):
         await stop.wait()
 
@@ -289,11 +342,8 @@ async def _run_webhook(
     url: str,
 ) -> None:
     """Webhook mode on the bot's one web server (the web table's too, when it is on), until
-    SIGTERM or SIGINT; the order of start and stop is PTB's."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    SIGTERM or SIGINT (or the lease is lost); the order of start and stop is PTB's."""
+    stop = _stop_on_signals(application)
     secret = webhook_secret(settings)
     await application.initialize()
     try:
@@ -317,6 +367,16 @@ async def _run_webhook(
         await application.post_shutdown(application)
     finally:
         await application.shutdown()
+
+
+def _stop_on_signals(application: Application) -> asyncio.Event:  # type: ignore[type-arg]
+    """The event SIGINT and SIGTERM set; a standby waiting for the lease watches it too."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    application.bot_data["stopping"] = stop
+    return stop
 
 
 def http_server(

@@ -75,8 +75,13 @@ class Metrics:
             "cardbot_active", "1 when this instance is the active one (takes updates)",
             registry=registry,
         )
-        self.is_active = True  # one instance per database until a standby exists
+        self.is_active = True
         self.active.set(1)
+
+    def set_active(self, active: bool) -> None:
+        """A standby waiting for the lease is not active; the instance holding it is."""
+        self.is_active = active
+        self.active.set(1 if active else 0)
 
     # -- fed by the edges -------------------------------------------------------------------
 

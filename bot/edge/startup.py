@@ -17,7 +17,8 @@ from telegram import Bot
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import Settings
-from bot.storage import Database, SchemaVersionError, open_database
+from bot.storage import Database, SchemaVersionError, StorageError, open_database
+from bot.storage.driver import locate
 
 #: exit codes: bad settings (as for a missing token), and Telegram out of reach
 BAD_SETTINGS = 2
@@ -61,26 +62,26 @@ def api_urls(settings: Settings) -> tuple[str, str] | None:
 
 
 async def open_checked(settings: Settings) -> Database:
-    """The database of ``settings``, or :class:`StartupError` naming its path."""
+    """The database of ``settings``, or :class:`StartupError` naming where it is (never a
+    PostgreSQL password) and the setting that said so."""
+    where = locate(settings.database)
+    named = f"{where.shown!r} ({settings.database_setting})"
     try:
-        # tried first without aiosqlite: a connection that fails to open leaves aiosqlite's
-        # worker thread posting to the event loop after asyncio.run closed it (a traceback
-        # on exit, seen once in a parallel test run)
-        path = settings.database_path
-        if path not in ("", ":memory:"):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)  # as open_database does
-            sqlite3.connect(path).close()
-        return await open_database(settings.database_path)
+        if where.dialect == "sqlite" and not where.in_memory:
+            # tried first without aiosqlite: a connection that fails to open leaves
+            # aiosqlite's worker thread posting to the event loop after asyncio.run closed it
+            # (a traceback on exit, seen once in a parallel test run)
+            Path(where.target).parent.mkdir(parents=True, exist_ok=True)  # as open_database
+            sqlite3.connect(where.target).close()
+        return await open_database(settings.database)
     except SchemaVersionError as error:
         raise StartupError(
-            f"the database {settings.database_path!r} (DATABASE_PATH) was written by a newer "
+            f"the database {named} was written by a newer "
             f"version of the bot (schema version {error.found}; this bot knows up to "
             f"{error.known}): upgrade the bot; the database was left as it was"
         ) from None
-    except (sqlite3.Error, OSError) as error:
-        raise StartupError(
-            f"cannot open the database {settings.database_path!r} (DATABASE_PATH): {error}"
-        ) from None
+    except (sqlite3.Error, OSError, StorageError) as error:
+        raise StartupError(f"cannot open the database {named}: {error}") from None
 
 
 @contextlib.contextmanager
@@ -91,10 +92,11 @@ def only_process(settings: Settings) -> Iterator[None]:
     random) and both run the same tables' timers. The lock is an exclusive ``flock`` on
     ``<database>.lock``, which the system releases when the process ends, however it ends;
     the file names the holder's pid for the message."""
-    path = settings.database_path
-    if path in ("", ":memory:"):
+    where = locate(settings.database)
+    if where.dialect != "sqlite" or where.in_memory:  # PostgreSQL: the lease decides
         yield
         return
+    path = where.target
     lock_path = Path(f"{path}.lock")
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)

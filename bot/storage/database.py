@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 
 #: a unit of work waiting this long for the lock is probably deadlocked; say so in the log
 LOCK_WAIT_WARNING_SECONDS: Final = 10.0
+#: pg_try_advisory_lock's key for the active instance's lease ("cardbot" + 2)
+LEASE_KEY: Final = 0x63617264626F7402
 
 
 class Database:
@@ -264,6 +266,27 @@ class Database:
         """How many migrations this database has had."""
         async with self.reading():
             return await user_version(self)
+
+    async def take_lease(self) -> bool:
+        """Try to become the active instance on this database: True when this connection
+        holds the lease (now, or already).
+
+        PostgreSQL: a session advisory lock on this very connection, so the lease ends exactly
+        when the connection does (the process died, or the server ended a silent peer's
+        session after its keepalives went unanswered), and a process whose connection is gone
+        can no longer write either. SQLite: always True; one process per file is the flock's
+        job (``bot.edge.startup.only_process``).
+        """
+        if self.dialect != "postgresql":
+            return True
+        async with self.reading():
+            row = await self.fetch_one("SELECT pg_try_advisory_lock(?)", (LEASE_KEY,))
+        return bool(row is not None and row[0])
+
+    async def ping(self) -> None:
+        """One round trip; raises when the database does not answer."""
+        async with self.reading():
+            await self.fetch_one("SELECT 1")
 
     async def journal_mode(self) -> str:
         """SQLite's: ``wal`` for a file database, ``memory`` for ``:memory:``; PostgreSQL has

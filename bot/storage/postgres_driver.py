@@ -126,9 +126,15 @@ class PostgresConnection:
 
 async def connect_postgres(url: str) -> PostgresConnection:
     """Connect to the PostgreSQL database at ``url`` (``postgresql://user:pw@host/name``)."""
-    connection = await asyncpg.connect(
-        url,
-        timeout=CONNECT_TIMEOUT,
-        server_settings={"application_name": "cardbot", **KEEPALIVE},
-    )
+    try:
+        connection = await asyncpg.connect(
+            url,
+            timeout=CONNECT_TIMEOUT,
+            server_settings={"application_name": "cardbot", **KEEPALIVE},
+        )
+    except (asyncpg.exceptions.PostgresError, TimeoutError, *_LOST) as error:
+        # asyncpg's messages name the server and the user, never the password
+        raise DatabaseUnavailableError(
+            f"cannot connect to PostgreSQL: {error or type(error).__name__}"
+        ) from error
     return PostgresConnection(connection)

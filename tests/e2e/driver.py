@@ -29,11 +29,14 @@ ADMIN = 999
 CARD_TOKEN = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])")
 
 
-def bot_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> Settings:
+def bot_settings(fake: FakeTelegram, database: Path | str, **overrides: Any) -> Settings:
+    """The bot's settings against ``fake``, on ``database``: a SQLite file's path, or a
+    ``DATABASE_URL`` (the ``database_url`` fixture gives SQLite's, then PostgreSQL's)."""
+    where = "database_url" if "://" in str(database) else "database_path"
     values: dict[str, Any] = {
         "telegram_bot_token": fake.token,
         "telegram_api_base_url": fake.base_url,
-        "database_path": str(db_path),
+        where: str(database),
         "computer_delay": 0.0,
         "min_game_seconds": 0.0,
         "turn_seconds": 60.0,

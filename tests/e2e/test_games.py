@@ -30,11 +30,12 @@ def fake_telegram_options() -> dict[str, Any]:
     [("双扣", 4, 0), ("刨王", 5, 0), ("双扣", 2, 2), ("刨王", 2, 3)],
 )
 async def test_a_complete_game_through_telegram(
-    fake_telegram: FakeTelegram, tmp_path, variant: str, humans: int, computers: int
+    fake_telegram: FakeTelegram, database_url: str, variant: str, humans: int, computers: int
 ) -> None:
+    """On SQLite and on PostgreSQL (``database_url``)."""
     fake = fake_telegram
     people = setup_world(fake, humans)
-    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
+    async with running_bot(bot_settings(fake, database_url)) as service:
         lobby = await open_lobby(fake, people, variant, computers)
         game_id = service.by_chat[GROUP]
         # taken before the start: a 刨王 deal with all four jokers in one hand (about one in

@@ -71,14 +71,15 @@ def winners_text(table: Table) -> str:
 
 
 async def test_history_lists_finished_games_and_a_replay_steps_to_the_result(
-    fake_telegram: FakeTelegram, tmp_path: Any
+    fake_telegram: FakeTelegram, database_url: str
 ) -> None:
+    """On SQLite and on PostgreSQL (``database_url``)."""
     fake = fake_telegram
     people = setup_world(fake, 1)
     player = people[0]
     fake.add_user(STRANGER, "路人")  # never starts the bot
     fake.chat(GROUP).members.add(STRANGER)
-    async with running_bot(bot_settings(fake, tmp_path / "bot.sqlite3")) as service:
+    async with running_bot(bot_settings(fake, database_url)) as service:
         await say(fake, player, player, "/start")
         empty = await say(fake, player, GROUP, "/history")
         assert "本群还没有打完的牌局" in (empty.text or "") and not empty.rows

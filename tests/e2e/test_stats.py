@@ -177,12 +177,13 @@ async def play_one(
 
 
 async def test_stats_against_games_played(
-    fake_telegram: FakeTelegram, tmp_path, monkeypatch: pytest.MonkeyPatch
+    fake_telegram: FakeTelegram, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """On SQLite and on PostgreSQL (``database_url``)."""
     fake = fake_telegram
     people = setup_world(fake, 3)
     players, newcomer = people[:2], people[2]
-    async with running_bot(fast_settings(fake, tmp_path / "bot.sqlite3")) as service:
+    async with running_bot(fast_settings(fake, database_url)) as service:
         games = [await play_one(fake, service, players, "双扣", 2)]
 
         # in the group: this group's games, then all of them; with the picture
