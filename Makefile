@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean browser screenshots
+.PHONY: run test lint bench clean browser postgres screenshots
 
 # The web table's tests drive Debian's chromium (Playwright's own browser download cannot
 # work offline), with fonts that show Chinese and emoji in the screenshots.
@@ -29,11 +29,26 @@ browser:
 		exit 1; \
 	fi
 
-test: $(BIN)/activate-stamp browser
+# The storage tests and a set of end-to-end tests run on SQLite and on PostgreSQL: a throwaway
+# cluster of Debian's server for the run (tests/pgcluster.py). Without it (no root, no apt)
+# the PostgreSQL half is skipped with what to install; once installed, a skip is a failure.
+POSTGRES_PACKAGES := postgresql
+HAS_POSTGRES := ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1
+
+postgres:
+	@if $(HAS_POSTGRES); then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing $(POSTGRES_PACKAGES) for the PostgreSQL half of the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(POSTGRES_PACKAGES) >/dev/null; \
+	else \
+		echo "the PostgreSQL half of the tests needs Debian's $(POSTGRES_PACKAGES) (run as root, or install it): running the SQLite half only"; \
+	fi
+
+test: $(BIN)/activate-stamp browser postgres
 	$(BIN)/ruff check bot fakebot tests bench
 	$(BIN)/mypy --strict bot
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	REQUIRE_POSTGRESQL=$$($(HAS_POSTGRES) && echo 1) $(BIN)/python -m pytest
 
 # The README's pictures: the browser tests write their screenshots to build/screenshots/ on
 # every run; this writes them to docs/screenshots/ instead, to be looked at and committed.

@@ -1,4 +1,4 @@
-"""The command line: ``python -m bot run | play | simulate``."""
+"""The command line: ``python -m bot run | play | simulate | copy-db``."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--players", default=None, help="comma-separated kinds, e.g. ai,random,ai,random"
     )
     simulate.add_argument("--seed", type=int, default=0)
+    copy = commands.add_parser(
+        "copy-db",
+        help="copy the whole database to another (SQLite to PostgreSQL) and check the copy",
+    )
+    copy.add_argument("--from", dest="source", required=True, metavar="URL",
+                      help="sqlite:///path, a path, or postgresql://…")
+    copy.add_argument("--to", dest="target", required=True, metavar="URL",
+                      help="an empty database: postgresql://… or sqlite:///path")
     return parser
 
 
@@ -42,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.simulate import simulate
 
         return simulate(args.game, games=args.games, players=args.players, seed=args.seed)
+    if args.command == "copy-db":
+        from bot.cli.copydb import main as copy_db
+
+        return copy_db(args.source, args.target)
     return 2
 
 

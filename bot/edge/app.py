@@ -200,6 +200,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
             log.info("web table on %s:%d for %s", settings.web_listen, port, settings.webapp_url)
     if metrics is not None:
         _measure_service(application, metrics, service)
+        metrics.set_active(True)  # ready: the lease is held, the tables are recovered
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
 
@@ -211,14 +212,13 @@ async def _become_active(
 ) -> None:
     """Hold the database's lease before anything that acts (PostgreSQL; on SQLite it is
     held at once), waiting as a standby while another instance is active; then watch the
-    connection. Raises :class:`StandbyStopped` when asked to stop while waiting."""
+    connection. Raises :class:`StandbyStopped` when asked to stop while waiting. /healthz
+    says active once the tables are recovered too (the end of ``_post_init``)."""
     if metrics is not None:
         metrics.set_active(False)
     stopping: asyncio.Event | None = application.bot_data.get("stopping")
     if not await wait_until_active(db, stopping=stopping):
         raise StandbyStopped
-    if metrics is not None:
-        metrics.set_active(True)
     if db.dialect == "postgresql":
 
         def lost() -> None:

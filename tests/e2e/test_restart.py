@@ -32,8 +32,9 @@ def fake_telegram_options() -> dict[str, Any]:
 
 
 async def start_bot(
-    fake: FakeTelegram, db_path: Path, **overrides: str
+    fake: FakeTelegram, db_path: Path, *, ready: bool = True, **overrides: str
 ) -> asyncio.subprocess.Process:
+    """``python -m bot run`` against ``fake``; with ``ready``, once it polls for updates."""
     env = dict(os.environ)
     env.update(
         TELEGRAM_BOT_TOKEN=fake.token,
@@ -60,6 +61,8 @@ async def start_bot(
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
     )
+    if not ready:
+        return process
     # ready once it polls for updates (after recovering its games): the poll has arrived
     # (not finished: a long poll with nothing to read takes ten seconds)
     await fake.wait_for(
