@@ -30,7 +30,7 @@ browser:
 	fi
 
 # The storage tests and a set of end-to-end tests run on SQLite and on PostgreSQL: a throwaway
-# cluster of Debian's server for the run (tests/pgcluster.py). Without it (no root, no apt)
+# cluster of Debian's server for the run (bench/pgcluster.py). Without it (no root, no apt)
 # the PostgreSQL half is skipped with what to install; once installed, a skip is a failure.
 POSTGRES_PACKAGES := postgresql
 HAS_POSTGRES := ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1

@@ -142,14 +142,20 @@ async def stdin_lines() -> asyncio.StreamReader:
 
 
 async def count_statements(application: Any) -> list[int]:
-    """The SQL statements the bot runs from now on, counted by SQLite's trace callback: a
-    one-item list, so the count can be read as it grows."""
+    """The SQL statements the bot runs from now on (BEGIN and COMMIT included), counted at the
+    database's driver, whichever it is: a one-item list, so the count can be read as it grows."""
     statements = [0]
+    connection = application.bot_data["db"]._connection
 
-    def count(_sql: str) -> None:  # runs on aiosqlite's thread
-        statements[0] += 1
+    def counted(call: Any) -> Any:
+        async def counting(*args: Any) -> Any:
+            statements[0] += 1
+            return await call(*args)
 
-    await application.bot_data["db"]._connection.aiosqlite.set_trace_callback(count)
+        return counting
+
+    for name in ("fetch", "begin", "commit", "rollback"):
+        setattr(connection, name, counted(getattr(connection, name)))
     return statements
 
 

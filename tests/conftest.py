@@ -2,7 +2,7 @@
 ``fake_telegram_options``) and the databases a test can run on (``database_url``).
 
 ``database_url`` is parametrized: a test that takes it runs once on SQLite (a fresh file) and
-once on PostgreSQL (a fresh database in the run's throwaway cluster, ``tests/pgcluster.py``).
+once on PostgreSQL (a fresh database in the run's throwaway cluster, ``bench/pgcluster.py``).
 Where PostgreSQL cannot run, the PostgreSQL half is skipped with what to install, and
 ``REQUIRE_POSTGRESQL=1`` (set by ``make test`` once it installed the server) makes that a
 failure instead of a skip.
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.pgcluster import Cluster, create_database, missing_reason, throwaway_cluster
 from fakebot.fixtures import fake_telegram, fake_telegram_options
-from tests.pgcluster import Cluster, missing_reason, throwaway_cluster
 
 __all__ = ["fake_telegram", "fake_telegram_options"]
 
@@ -40,15 +40,7 @@ def postgres_cluster() -> Iterator[Cluster]:
 
 async def fresh_postgres_database(cluster: Cluster) -> str:
     """A new empty database in ``cluster``; its URL."""
-    import asyncpg
-
-    name = f"test_{os.getpid()}_{next(_names)}"
-    admin = await asyncpg.connect(cluster.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return cluster.url(name)
+    return await create_database(cluster, f"test_{os.getpid()}_{next(_names)}")
 
 
 @pytest.fixture(params=BACKENDS)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.pgcluster import Cluster
 from bot.cli.copydb import copy_db
 from bot.game.variants import PAOWANG, SHUANGKOU
 from bot.storage import Database, open_database
@@ -19,7 +20,6 @@ from bot.storage.driver import ConstraintViolation
 from tests.bot.harness import running_service, user, wait_until
 from tests.bot.test_service import GROUP, _computers_only, _humans_and_computers, _play_humans
 from tests.conftest import fresh_postgres_database
-from tests.pgcluster import Cluster
 from tests.storage.conftest import add_players
 
 

@@ -305,7 +305,7 @@ def report(runs: list[LoadRun], start: tuple[str, str, str], command: str) -> st
         "(`bot/edge/metrics.py`). The handlers await every call they make (the callback "
         "answer comes last), so this is the update arriving at the bot's handlers to its last"
         " API call returning. It includes waiting for the table's lock (held by a computer's "
-        "turn, say), the SQLite transaction, rendering, the HTTP round trips to the local "
+        "turn, say), the database transaction, rendering, the HTTP round trips to the local "
         "fake server, and the time the event loop spends on other updates and jobs meanwhile."
         " Not in it: the getUpdates long poll and the parsing of the update before dispatch, "
         "and the group table edits and posts, which the group's channel sends later on its "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -20,9 +21,11 @@ from bench.load.checks import CheckReport, check_games
 from bench.load.people import Scenario, TableSpec, table_mix
 from bench.load.report import report
 from bench.load.scenario import FAKE_LIMITS, bot_overrides, run_scenario
+from bench.pgcluster import LIKE_SQLITE, copy_to_sqlite, create_database, throwaway_cluster
 from fakebot import FakeTelegram
 
 SECTION = "bench.load"
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 @dataclass
@@ -45,13 +48,26 @@ async def run_load(
     seed: int,
     traced: bool = False,
     spread: tuple[float, float] = (0.0, 0.0),
+    database: str = "sqlite",
 ) -> LoadRun:
-    """One run: the fake here, the bot in a child process; the checks once the bot stopped."""
+    """One run: the fake here, the bot in a child process; the checks once the bot stopped.
+
+    ``database`` ``postgresql``: the bot runs on a throwaway PostgreSQL cluster, and the
+    checks read a copy of its database made with ``copy-db``'s code (a SQLite file)."""
     async with FakeTelegram(**FAKE_LIMITS) as fake:
-        with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+        with (
+            tempfile.TemporaryDirectory(prefix="bench-load-") as folder,
+            contextlib.ExitStack() as stack,
+        ):
             db_path = Path(folder) / "bot.sqlite3"
             out = Path(folder) / "bot.json"
-            settings = fake_settings(fake, db_path, **bot_overrides(computer_delay))
+            overrides = bot_overrides(computer_delay)
+            postgres_url = None
+            if database == "postgresql":
+                cluster = stack.enter_context(throwaway_cluster(LIKE_SQLITE))
+                postgres_url = await create_database(cluster, "bench")
+                overrides["database_url"] = postgres_url
+            settings = fake_settings(fake, db_path, **overrides)
             config = {"settings": settings, "out": str(out), "tracemalloc": traced}
             async with bot_process("bench.load", Path(folder), config) as process:
                 line = await process.hello()
@@ -64,6 +80,8 @@ async def run_load(
             if process.returncode != 0:
                 raise RuntimeError(f"the bot process exited with {process.returncode}")
             bot = json.loads(out.read_text(encoding="utf-8"))
+            if postgres_url is not None:
+                await copy_to_sqlite(postgres_url, db_path)
             check = check_games(db_path, scenario, fake)
             requests = len(fake.requests)
     return LoadRun(name, specs, computer_delay, traced, scenario, check, bot, requests)
@@ -82,6 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-quiet", action="store_true", help="skip the one-table run")
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the memory run")
+    parser.add_argument(
+        "--databases",
+        nargs="+",
+        choices=("sqlite", "postgresql"),
+        default=["sqlite"],
+        help="run the timing runs on each (PostgreSQL: a throwaway local cluster)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--bot-process", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -89,24 +114,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bot_process_main(args.bot_process)
     start = started()
     specs = table_mix(args.tables)
-    plans: list[tuple[str, list[TableSpec], float, bool, tuple[float, float]]] = []
-    if not args.no_quiet:
-        quiet = [TableSpec("shuangkou", 2)]
-        plans.append(("quiet: 1 table alone", quiet, 0.3, False, (0.0, 0.0)))
-    for delay in args.computer_delay:
-        plans.append((f"{args.tables} tables", specs, delay, False, (10.0, 5.0)))
+    plans: list[tuple[str, list[TableSpec], float, bool, tuple[float, float], str]] = []
+    both = len(args.databases) > 1
+    for database in args.databases:
+        on = f", {DATABASE_NAMES[database]}" if both else ""
+        if not args.no_quiet:
+            quiet = [TableSpec("shuangkou", 2)]
+            plans.append((f"quiet: 1 table alone{on}", quiet, 0.3, False, (0.0, 0.0), database))
+        for delay in args.computer_delay:
+            name = f"{args.tables} tables{on}"
+            plans.append((name, specs, delay, False, (10.0, 5.0), database))
     if not args.no_tracemalloc:
         name = f"{args.tables} tables, tracemalloc (memory only: tracing slows the bot ~7×)"
-        plans.append((name, specs, 0.3, True, (10.0, 5.0)))
+        plans.append((name, specs, 0.3, True, (10.0, 5.0), args.databases[0]))
     runs = []
-    for name, chosen, delay, traced, spread in plans:
+    for name, chosen, delay, traced, spread, database in plans:
         if sum(1 for p in plans if p[0] == name) > 1:
             name = f"{name}, computers {delay:g} s"
         print(f"running: {name} ...", file=sys.stderr, flush=True)
         runs.append(
             asyncio.run(
                 run_load(
-                    name, chosen, computer_delay=delay, seed=args.seed, traced=traced, spread=spread
+                    name,
+                    chosen,
+                    computer_delay=delay,
+                    seed=args.seed,
+                    traced=traced,
+                    spread=spread,
+                    database=database,
                 )
             )
         )

@@ -4,6 +4,7 @@ views' latency to every page, and what the bot spent."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import random
@@ -17,6 +18,7 @@ from typing import Any
 import aiohttp
 
 from bench.harness import BotProcess, GcPauses, bot_process, watch_loop
+from bench.pgcluster import LIKE_SQLITE, create_database, throwaway_cluster
 from bench.web.pages import Act, Page, Person, json_policy
 from bench.web.tables import (
     TableSpec,
@@ -65,18 +67,29 @@ class LoadResult:
     strings_bytes: list[int] = field(default_factory=list)  # of it, the strings table
 
 
-async def run_load(tables: int, paowang_share: float, phases: list[Phase], seed: int) -> LoadResult:
+async def run_load(
+    tables: int, paowang_share: float, phases: list[Phase], seed: int, database: str = "sqlite"
+) -> LoadResult:
+    """The latency part on ``database`` (``postgresql``: a throwaway local cluster)."""
     count_paowang = round(tables * paowang_share)
     specs = [TableSpec(n, "paowang" if n < count_paowang else "shuangkou") for n in range(tables)]
     result = LoadResult(specs)
     async with FakeTelegram() as fake:
         add_world(fake, specs)
-        with tempfile.TemporaryDirectory(prefix="bench-web-load-") as folder:
+        with (
+            tempfile.TemporaryDirectory(prefix="bench-web-load-") as folder,
+            contextlib.ExitStack() as stack,
+        ):
+            where: dict[str, str] = {}
+            if database == "postgresql":
+                cluster = stack.enter_context(throwaway_cluster(LIKE_SQLITE))
+                where["database_url"] = await create_database(cluster, "bench")
             settings = web_settings(
                 fake,
                 Path(folder) / "bot.sqlite3",
                 turn_seconds=900.0,  # no time-outs: the pages decide every turn
                 reveal_seconds=900.0,
+                **where,
             )
             config = {"settings": settings, "seeds": playable_seeds(tables, seed)}
             async with bot_process("bench.web", Path(folder), config) as bot:

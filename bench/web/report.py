@@ -281,7 +281,7 @@ def load_report(result: LoadResult) -> list[str]:
         markdown_table(header, rows),
         "",
         "Table actions: every step of `seq` (the bot's 要不起 passes too). In the bot process: "
-        "SQL statements counted by SQLite's trace callback; views rendered = calls of "
+        "SQL statements counted at the database driver (BEGIN and COMMIT included); views rendered = calls of "
         "`WebTable.view_for` (each page's live view and each POST's answer), timed by "
         "wrapping it (it runs under the table's lock for the live views); *loop late* = how "
         "much later than asked a 10 ms sleep wakes, in each process; GC = the collector's "
@@ -341,11 +341,12 @@ def load_report(result: LoadResult) -> list[str]:
 def report(
     calls: list[GameCalls],
     no_chat: dict[str, int],
-    load: LoadResult | None,
+    loads: list[tuple[str, LoadResult]],
     start: tuple[str, str, str],
     command: str,
     think: tuple[float, float],
 ) -> str:
+    """``loads``: the latency part's result on each database it ran on, by name."""
     keyboards = keyboards_figure()
     lines = [
         "## The web table: calls per action, live-view latency, memory (`bench.web`)",
@@ -376,7 +377,7 @@ def report(
         *capacity_lines(calls, keyboards),
         "",
     ]
-    if load is not None:
+    if loads:
         lines += [
             "### Many tables at once: live-view latency and memory",
             "",
@@ -389,14 +390,16 @@ def report(
             "or 不出 a quarter of the times a page may pass; 亮王 half the time. Only plays and "
             "passes are timed (not 亮王 answers).",
             "",
-            *load_report(load),
-            "",
         ]
-    lines += verdict(calls, load)
+        for database, load in loads:
+            if len(loads) > 1:
+                lines += [f"#### On {database}", ""]
+            lines += [*load_report(load), ""]
+    lines += verdict(calls, loads)
     return "\n".join(lines)
 
 
-def verdict(calls: list[GameCalls], load: LoadResult | None) -> list[str]:
+def verdict(calls: list[GameCalls], loads: list[tuple[str, LoadResult]]) -> list[str]:
     lines = []
     for variant in ("shuangkou", "paowang"):
         chosen = [r for r in calls if r.spec.variant == variant]
@@ -409,8 +412,9 @@ def verdict(calls: list[GameCalls], load: LoadResult | None) -> list[str]:
             f"- Calls per action, {VARIANT_ARG[variant]} on pages: {per:.2f}: goal ≤ "
             f"{GOAL_CALLS_PER_ACTION:g} {met}."
         )
-    if load is not None:
-        goal = GOAL_P99 * 1000
+    goal = GOAL_P99 * 1000
+    for database, load in loads:
+        on = f" on {database}" if len(loads) > 1 else ""
         for phase in load.phases:
             for which, values in (
                 ("", phase.latencies),
@@ -421,7 +425,7 @@ def verdict(calls: list[GameCalls], load: LoadResult | None) -> list[str]:
                     "met" if p99 <= GOAL_P99 else f"**missed** by {(p99 - GOAL_P99) * 1000:.0f} ms"
                 )
                 lines.append(
-                    f"- Latency to every page, {phase.name}{which}: p99 {_ms(p99)} ms: goal ≤ "
-                    f"{goal:g} ms {met}."
+                    f"- Latency to every page{on}, {phase.name}{which}: p99 {_ms(p99)} ms: "
+                    f"goal ≤ {goal:g} ms {met}."
                 )
     return lines

@@ -13,10 +13,11 @@ import bench.web
 from bench.botrun import started, write_section
 from bench.web.botside import bot_process_main
 from bench.web.calls import GameCalls, run_calls
-from bench.web.live import Phase, run_load
+from bench.web.live import LoadResult, Phase, run_load
 from bench.web.report import report
 
 SECTION = "bench.web"
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,6 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each phase")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--only", choices=("calls", "load"), help="run one part")
+    parser.add_argument(
+        "--databases",
+        nargs="+",
+        choices=("sqlite", "postgresql"),
+        default=["sqlite"],
+        help="run the latency part on each (PostgreSQL: a throwaway local cluster)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--bot-process", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -57,18 +65,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.only != "load":
         print(f"calls: {args.games} games of each variant ...", file=sys.stderr, flush=True)
         calls, no_chat = asyncio.run(run_calls(args.games, think, args.seed))
-    load = None
+    loads: list[tuple[str, LoadResult]] = []
     if args.only != "calls":
-        print(f"latency: {args.tables} tables ...", file=sys.stderr, flush=True)
-        low, high = args.load_think
-        phases = [
-            Phase(f"think {low:g}–{high:g} s", (low, high), args.seconds),
-            Phase("as fast as they can", (0.0, 0.0), args.seconds),
-        ]
-        load = asyncio.run(run_load(args.tables, args.paowang_share, phases, args.seed))
+        for database in args.databases:
+            print(f"latency: {args.tables} tables on {database} ...", file=sys.stderr, flush=True)
+            low, high = args.load_think
+            phases = [
+                Phase(f"think {low:g}–{high:g} s", (low, high), args.seconds),
+                Phase("as fast as they can", (0.0, 0.0), args.seconds),
+            ]
+            result = run_load(args.tables, args.paowang_share, phases, args.seed, database)
+            loads.append((DATABASE_NAMES[database], asyncio.run(result)))
     given = list(argv if argv is not None else sys.argv[1:])
     command = " ".join([".venv/bin/python -m bench.web", *given])
-    body = report(calls, no_chat, load, start, command, think)
+    body = report(calls, no_chat, loads, start, command, think)
     print(body)
     print(f"(run took {time.monotonic() - began:.0f} s)", file=sys.stderr)
     if not args.no_write:

@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bench.pgcluster import Cluster, free_port
 from bot.game import shuangkou
 from bot.game.variants import SHUANGKOU, apply_action, auto_passes
 from bot.storage import open_database
@@ -24,7 +25,6 @@ from fakebot import FakeTelegram
 from tests.conftest import fresh_postgres_database
 from tests.e2e.driver import GROUP, ROOMY_LIMITS, setup_world
 from tests.e2e.test_restart import decide, result_posted, start_bot
-from tests.pgcluster import Cluster, free_port
 
 #: the issue's limit for a standby to take over after the active instance dies
 TAKEOVER_LIMIT = 15.0

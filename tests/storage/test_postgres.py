@@ -8,13 +8,13 @@ import asyncio
 import asyncpg
 import pytest
 
+from bench.pgcluster import Cluster
 from bot.storage import MIGRATIONS, DuplicateActionError, open_database
 from bot.storage.driver import locate
 from bot.storage.errors import DatabaseUnavailableError
 from bot.storage.migrations import POSTGRESQL_REWRITES, for_dialect
 from bot.storage.postgres_driver import numbered
 from tests.conftest import fresh_postgres_database
-from tests.pgcluster import Cluster
 from tests.storage.conftest import add_players, new_game
 
 

@@ -1,5 +1,6 @@
-"""A throwaway PostgreSQL cluster for a test run: Debian's server binaries, a temporary data
-folder, a free port on 127.0.0.1, no fsync (nothing in it outlives the run).
+"""A throwaway PostgreSQL cluster for a test or benchmark run: Debian's server binaries, a
+temporary data folder, a free port on 127.0.0.1; for tests no fsync (nothing in it outlives the
+run), for benchmarks the durability of the bot's SQLite (below).
 
 The server refuses to run as root, so as root the cluster belongs to the ``postgres`` user the
 Debian package creates and is started through ``runuser``. Without the binaries,
@@ -59,9 +60,17 @@ class Cluster:
         return f"postgresql://{_SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
 
+#: the tests' cluster: nothing is written to disk that need not be
+FAST: tuple[str, ...] = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
+#: the benchmarks': as durable as the bot's SQLite (WAL with synchronous=NORMAL: a crash of
+#: the process loses nothing, a power cut may lose the last commits but corrupts nothing),
+#: which is PostgreSQL's default with synchronous_commit off
+LIKE_SQLITE: tuple[str, ...] = ("synchronous_commit=off",)
+
+
 @contextlib.contextmanager
-def throwaway_cluster() -> Iterator[Cluster]:
-    """initdb, start, yield, stop (immediately) and delete: one cluster for one test run."""
+def throwaway_cluster(settings: tuple[str, ...] = FAST) -> Iterator[Cluster]:
+    """initdb, start, yield, stop (immediately) and delete: one cluster for one run."""
     binaries = server_binaries()
     if binaries is None:
         raise RuntimeError(missing_reason() or "no PostgreSQL")
@@ -81,9 +90,9 @@ def throwaway_cluster() -> Iterator[Cluster]:
         str(binaries / "initdb"), "-D", str(data), "-U", _SUPERUSER, "--auth=trust",
         "--encoding=UTF8", "--no-locale", "--no-sync",
     )
-    options = (
-        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+    options = " ".join(
+        [f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"]
+        + [f"-c {setting}" for setting in settings]
     )
     run(str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"),
         "-w", "-t", "60", "start")
@@ -93,3 +102,32 @@ def throwaway_cluster() -> Iterator[Cluster]:
         with contextlib.suppress(subprocess.SubprocessError):
             run(str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+async def create_database(cluster: Cluster, name: str) -> str:
+    """A new empty database ``name`` in ``cluster``; its URL."""
+    import asyncpg
+
+    admin = await asyncpg.connect(cluster.url())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return cluster.url(name)
+
+
+async def copy_to_sqlite(url: str, path: Path) -> None:
+    """The database at ``url`` copied into a new SQLite file (``copy-db``'s code), for checks
+    written against SQLite files."""
+    from bot.storage import open_database
+    from bot.storage.copy import copy_database
+
+    source = await open_database(url)
+    try:
+        target = await open_database(path)
+        try:
+            await copy_database(source, target)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
