@@ -281,7 +281,8 @@ def load_report(result: LoadResult) -> list[str]:
         markdown_table(header, rows),
         "",
         "Table actions: every step of `seq` (the bot's 要不起 passes too). In the bot process: "
-        "SQL statements counted at the database driver (BEGIN and COMMIT included); views rendered = calls of "
+        "SQL statements counted at the database driver (BEGIN and COMMIT included); views "
+        "rendered = calls of "
         "`WebTable.view_for` (each page's live view and each POST's answer), timed by "
         "wrapping it (it runs under the table's lock for the live views); *loop late* = how "
         "much later than asked a 10 ms sleep wakes, in each process; GC = the collector's "
