@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import re
 import time
@@ -100,6 +101,9 @@ class Stats:
     kills: int = 0
     kills_planned: int = 0
     restart_seconds: list[float] = field(default_factory=list)
+    #: with --standby: seconds from each SIGKILL of the active instance to the standby's
+    #: first poll (it took the lease and recovered every game)
+    takeover_seconds: list[float] = field(default_factory=list)
     start_failures: list[str] = field(default_factory=list)
     starts: list[str] = field(default_factory=list)  # what each start did before polling
     fault_stretches: Counter[str] = field(default_factory=Counter)
@@ -172,6 +176,11 @@ class ChaosState:
         self.tables: list[TableState] = []
         self.humans: list[Human] = []
         self.process: asyncio.subprocess.Process | None = None
+        #: with --standby: the instance waiting to take over, and the PostgreSQL database
+        self.standby: asyncio.subprocess.Process | None = None
+        self.database_url: str | None = None
+        #: the PostgreSQL cluster's life (closed by the runner, whatever happens)
+        self.stack = contextlib.ExitStack()
         self.kill_windows: list[tuple[float, float]] = []  # (killed, polling again)
         self.presses: list[CallbackResult] = []
         self.faults: list[Fault] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from collections.abc import Sequence
 
@@ -46,6 +47,16 @@ def format_report(report: Report) -> str:
             f"{s.kills} ({s.kills_planned}); "
             + (", ".join(f"{v:.1f}" for v in s.restart_seconds) or "n/a"),
         ],
+        *(
+            [[
+                "takeovers by the standby: seconds from the SIGKILL to its first poll "
+                "(median, max)",
+                f"{len(s.takeover_seconds)}: {statistics.median(s.takeover_seconds):.2f}, "
+                f"{max(s.takeover_seconds):.2f}",
+            ]]
+            if s.takeover_seconds
+            else []
+        ),
         [
             "fault stretches; faulted requests",
             f"{sum(s.fault_stretches.values())}; {fired} ({counts(report.faults_fired)})",
@@ -127,9 +138,27 @@ def _latency(values: Sequence[float]) -> str:
 
 def section(report: Report, command: str, start: tuple[str, str, str], body: str) -> str:
     settings = ", ".join(f"{k}={v}" for k, v in BOT_ENV.items() if k != "LOG_LEVEL")
+    standby = bool(getattr(report.args, "standby", False))
+    title = (
+        "## Chaos with a standby: the active instance killed, PostgreSQL "
+        "(`bench.chaos --standby`)"
+        if standby
+        else "## Chaos: kills, Telegram faults and odd users (`bench.chaos`)"
+    )
+    how = (
+        [
+            "- Two instances on one PostgreSQL database (a throwaway local cluster, "
+            "`synchronous_commit=off` as durable as the bot's SQLite): each SIGKILL hits the "
+            "active one; the standby takes over, and the killed one is started again 1–4 s "
+            "later as the next standby. The checks read a copy of the database made with "
+            "`copy-db`'s code"
+        ]
+        if standby
+        else []
+    )
     return "\n".join(
         [
-            "## Chaos: kills, Telegram faults and odd users (`bench.chaos`)",
+            title,
             "",
             f"`{command}`",
             "",
@@ -145,6 +174,7 @@ def section(report: Report, command: str, start: tuple[str, str, str], body: str
             f"the bot ({P_LEAVE:.1%} of turns each); {SPAM_COMMANDS} /help in {SPAM_SECONDS:g} s "
             f"in another group. Then up to {report.args.settle:g} s without chaos for the games "
             "to end, and SIGTERM",
+            *how,
             "",
             body,
         ]

@@ -32,14 +32,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
+    parser.add_argument(
+        "--standby",
+        action="store_true",
+        help="two instances on a throwaway PostgreSQL: each SIGKILL of the active one is a "
+        "takeover by the standby, and the killed one comes back as the next standby",
+    )
     args = parser.parse_args(argv)
     start = started()
     folder = Path(tempfile.mkdtemp(prefix="bench-chaos-"))
+    chaos = Chaos(args, folder)
     try:
-        report = asyncio.run(Chaos(args, folder).run())
+        report = asyncio.run(chaos.run())
     except BotDown as error:
         print(f"the run stopped: {error}; the bot's log is in {folder}", file=sys.stderr)
         return 2
+    finally:
+        chaos.stack.close()
     keep = args.keep or bool(report.failures)
     if keep:
         report.kept = str(folder)
@@ -54,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(argv if argv is not None else sys.argv[1:])
     command = " ".join([".venv/bin/python -m bench.chaos", *given])
     if not args.no_write:
-        write_section(SECTION, section(report, command, start, body))
+        write_section(SECTION + (".standby" if args.standby else ""),
+                      section(report, command, start, body))
     return 1 if report.failures else 0
 
 

@@ -13,6 +13,7 @@ from bench.chaos.checks import check_database, log_errors
 from bench.chaos.makers import Makers
 from bench.chaos.model import GROUP_LIMIT, KILL_GRACE, SPAM_GROUP, Report
 from bench.chaos.people import People
+from bench.pgcluster import LIKE_SQLITE, copy_to_sqlite, create_database, throwaway_cluster
 from fakebot import CallbackResult, FakeTelegram, Rejection
 
 
@@ -31,7 +32,12 @@ class Chaos(People, Makers):
             humans: list[asyncio.Task[None]] = []
             makers: list[asyncio.Task[None]] = []
             try:
+                if self.args.standby:
+                    cluster = self.stack.enter_context(throwaway_cluster(LIKE_SQLITE))
+                    self.database_url = await create_database(cluster, "chaos")
                 await self.start_bot()
+                if self.args.standby:
+                    await self.start_standby()
                 await self.greet()
                 humans = [asyncio.ensure_future(self.run_human(h)) for h in self.humans]
                 tables = [asyncio.ensure_future(self.run_table(t)) for t in self.tables]
@@ -73,6 +79,9 @@ class Chaos(People, Makers):
                 await self.stop_bot()
                 self.log.close()
             self._fill(report)
+            if self.database_url is not None:  # the checks read a SQLite copy (copy-db's code)
+                await copy_to_sqlite(self.database_url, self.db_path)
+            self.stack.close()
         report.db = check_database(self.db_path, stopped=stopped, up_since=self.ready_wall)
         report.log_errors = log_errors(self.folder / "bot.log")
         report.seconds = time.monotonic() - begun
