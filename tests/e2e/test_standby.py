@@ -1,6 +1,8 @@
 """Two bot processes on one PostgreSQL database: one active, one standing by. The active one
 is SIGKILLed in the middle of a game; the standby takes over within 15 s, recovers the game
-from the log, and the game finishes with nothing lost and nothing applied twice.
+from the log, and the game finishes with nothing lost and nothing applied twice. Then the new
+active instance loses its database session and stops (exit code 1), as it must: the lease went
+with the session.
 
 The processes are the real ``python -m bot run``, against the fake Bot API server, with the
 test acting as the four players (as in test_restart.py, on SQLite).
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 
 from bench.pgcluster import Cluster, free_port
@@ -114,12 +117,25 @@ async def test_the_standby_takes_over_a_game_when_the_active_instance_is_killed(
         while await decide(fake, people, decisions):
             decisions += 1
         await fake.wait_for(lambda: result_posted(fake), 30)
+
+        # the database ends the new active instance's session (as a restart of PostgreSQL
+        # would): it has lost its lease with it, and stops with exit code 1 for its
+        # supervisor to start it again as a standby
+        admin = await asyncpg.connect(postgres_cluster.url())
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'cardbot' AND datname = $1",
+                url.rsplit("/", 1)[1],
+            )
+        finally:
+            await admin.close()
+        assert await asyncio.wait_for(standby.wait(), 30) == 1
     finally:
         for process in (active, standby):
             if process.returncode is None:
                 process.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(process.wait(), 30)
-    assert standby.returncode == 0
 
     game, results, actions = await stored(url)
     forced = auto_passes(SHUANGKOU, int(game.seed), game.leader, actions)
