@@ -12,6 +12,7 @@ The SQL is the repositories' own; only the markers change (``?`` becomes ``$1``,
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Sequence
@@ -26,6 +27,8 @@ log = logging.getLogger(__name__)
 
 #: seconds to wait for the server when connecting
 CONNECT_TIMEOUT: Final = 10.0
+#: seconds to keep asking a server that refuses connections (not up yet) at start
+CONNECT_PATIENCE: Final = 30.0
 #: the server notices a silent peer (a machine that died without closing its sockets) after
 #: about idle + interval × count seconds, and ends its session, releasing its lease
 KEEPALIVE: Final = {
@@ -124,17 +127,35 @@ class PostgresConnection:
         return bool(self.asyncpg.is_closed())
 
 
-async def connect_postgres(url: str) -> PostgresConnection:
-    """Connect to the PostgreSQL database at ``url`` (``postgresql://user:pw@host/name``)."""
-    try:
-        connection = await asyncpg.connect(
-            url,
-            timeout=CONNECT_TIMEOUT,
-            server_settings={"application_name": "cardbot", **KEEPALIVE},
-        )
-    except (asyncpg.exceptions.PostgresError, TimeoutError, *_LOST) as error:
-        # asyncpg's messages name the server and the user, never the password
-        raise DatabaseUnavailableError(
-            f"cannot connect to PostgreSQL: {error or type(error).__name__}"
-        ) from error
-    return PostgresConnection(connection)
+async def connect_postgres(url: str, *, patience: float = CONNECT_PATIENCE) -> PostgresConnection:
+    """Connect to the PostgreSQL database at ``url`` (``postgresql://user:pw@host/name``).
+
+    A server that is not up yet (refused, or starting: the bot and its database started
+    together) is asked again for ``patience`` seconds, which is safe: nothing was done yet. A
+    server that answers no (a wrong password, no such database) is not."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + patience
+    delay = 0.25
+    while True:
+        try:
+            connection = await asyncpg.connect(
+                url,
+                timeout=CONNECT_TIMEOUT,
+                server_settings={"application_name": "cardbot", **KEEPALIVE},
+            )
+            return PostgresConnection(connection)
+        except (OSError, asyncpg.exceptions.CannotConnectNowError) as error:
+            if loop.time() + delay > give_up:
+                raise _cannot_connect(error) from error
+            log.warning("PostgreSQL is not answering yet (%s); trying again", error)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 4.0)
+        except (asyncpg.exceptions.PostgresError, TimeoutError, *_LOST) as error:
+            raise _cannot_connect(error) from error
+
+
+def _cannot_connect(error: BaseException) -> DatabaseUnavailableError:
+    # asyncpg's messages name the server and the user, never the password
+    return DatabaseUnavailableError(
+        f"cannot connect to PostgreSQL: {error or type(error).__name__}"
+    )

@@ -99,3 +99,20 @@ async def test_a_lost_connection_fails_the_action_whole(postgres_cluster: Cluste
         await reopened.actions.append(game_id=game.id, seq=0, seat=0, kind="pass")
         with pytest.raises(DuplicateActionError):
             await reopened.actions.append(game_id=game.id, seq=0, seat=0, kind="pass")
+
+
+async def test_a_server_that_is_not_up_is_asked_again_then_named(
+    postgres_cluster: Cluster,
+) -> None:
+    from bench.pgcluster import free_port
+    from bot.storage.postgres_driver import connect_postgres
+
+    began = asyncio.get_running_loop().time()
+    with pytest.raises(DatabaseUnavailableError, match="cannot connect to PostgreSQL"):
+        await connect_postgres(f"postgresql://cardbot:pw@127.0.0.1:{free_port()}/x", patience=1)
+    assert asyncio.get_running_loop().time() - began >= 0.5  # it did ask again
+    # a server that answers no is not asked again, and the password is never in the message
+    url = postgres_cluster.url("no_such_database").replace("cardbot@", "cardbot:s3cret@")
+    with pytest.raises(DatabaseUnavailableError) as refused:
+        await connect_postgres(url, patience=60)
+    assert "no_such_database" in str(refused.value) and "s3cret" not in str(refused.value)
