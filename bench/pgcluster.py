@@ -74,7 +74,8 @@ def throwaway_cluster(settings: tuple[str, ...] = FAST) -> Iterator[Cluster]:
     binaries = server_binaries()
     if binaries is None:
         raise RuntimeError(missing_reason() or "no PostgreSQL")
-    folder = Path(tempfile.mkdtemp(prefix="cardbot-pg-"))
+    # under /tmp as root: the postgres user must reach it, and TMPDIR may be root's own
+    folder = Path(tempfile.mkdtemp(prefix="cardbot-pg-", dir="/tmp" if os.geteuid() == 0 else None))
     data = folder / "data"
     as_owner: list[str] = []
     if os.geteuid() == 0:
