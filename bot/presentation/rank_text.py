@@ -6,7 +6,7 @@ rating offers, so the presentation knows nothing of where ratings are kept).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Protocol
 
@@ -26,9 +26,15 @@ class Standing(Protocol):
     def wins(self) -> int: ...
 
 
-def rank_lines(lang: Lang, name: str, standings: Sequence[tuple[str, Standing]]) -> str:
+def rank_lines(
+    lang: Lang,
+    name: str,
+    standings: Sequence[tuple[str, Standing]],
+    skills: Mapping[str, tuple[int, int]] | None = None,
+) -> str:
     """A player's title in each game (variant, standing): level, score, games, wins, and the
-    distance to the next title. ``name`` is plain text (escaped here)."""
+    distance to the next title; with ``skills`` (game: (skill shown, rated games)) the skill
+    rating beside it. ``name`` is plain text (escaped here)."""
     lines = [text(lang, "rank.title", name=escape(name))]
     for game, standing in standings:
         level = level_for(game, standing.score)
@@ -49,6 +55,9 @@ def rank_lines(lang: Lang, name: str, standings: Sequence[tuple[str, Standing]])
         else:
             to_next = level.to_next(standing.score)
             lines.append(text(lang, "rank.next", title=level.next_title, points=to_next))
+        if skills is not None and game in skills:
+            skill, rated = skills[game]
+            lines.append(text(lang, "rank.skill", skill=skill, rated=rated))
     return "\n".join(lines)
 
 

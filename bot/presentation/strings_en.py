@@ -204,6 +204,7 @@ EN: dict[str, str] = {
     "rank.row": "{variant}: {title} (level {level}) · {score} · {games} games, {wins} wins",
     "rank.next": "  {points} to “{title}”",
     "rank.top": "  the highest title",
+    "rank.skill": "  skill {skill} ({rated} rated games)",
     "top.title": "<b>{variant}: best in this group</b>",
     "top.row": "{n}. {name} · {title} · {score}",
     "top.empty": "Nobody has finished a {variant} game in this group yet.",

@@ -198,6 +198,7 @@ ZH: dict[str, str] = {
     "rank.row": "{variant}：{title}（{level}级）· {score}分 · {games}局 {wins}胜",
     "rank.next": "  距「{title}」还差 {points} 分",
     "rank.top": "  已是最高等级",
+    "rank.skill": "  技术分 {skill}（评定 {rated} 局）",
     "top.title": "<b>本群{variant}排行</b>",
     "top.row": "{n}. {name} · {title} · {score}分",
     "top.empty": "还没有人在本群打完一局{variant}。",

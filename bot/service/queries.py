@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.game.variants import VARIANTS
 from bot.presentation.rank_text import Standing, rank_lines, top_block
 from bot.presentation.strings import Lang
+from bot.service.skill import shown
 from bot.storage import Database
 
 TOP_SIZE = 10
@@ -15,7 +16,17 @@ async def rank_text(db: Database, user_id: int, name: str, lang: Lang) -> str:
     standings: list[tuple[str, Standing]] = [
         (game, await db.ratings.get(user_id=user_id, game=game)) for game in VARIANTS
     ]
-    return rank_lines(lang, name, standings)
+    return rank_lines(lang, name, standings, await skills_of(db, user_id))
+
+
+async def skills_of(db: Database, user_id: int) -> dict[str, tuple[int, int]]:
+    """A player's skill in each game as shown (a newcomer's too), and their rated games."""
+    known = await db.skills.of_player(user_id)
+    found = {}
+    for game in VARIANTS:
+        record = known.get(game)
+        found[game] = (shown(record), record.rated if record is not None else 0)
+    return found
 
 
 async def top_text(db: Database, chat_id: int, lang: Lang) -> str:

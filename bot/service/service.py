@@ -9,6 +9,7 @@ Handlers and the web table call this facade with decoded input; it answers with 
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -36,6 +37,7 @@ from bot.service.events import PUBLIC_EVENTS, Acted, TableEvent
 from bot.service.group_options import GroupOptions
 from bot.service.parts import Parts
 from bot.service.queries import rank_text, top_text
+from bot.service.skill import catch_up
 from bot.service.stats import PlayerStats, StatsAnswer
 from bot.service.tables import Settlement, Table
 from bot.service.turns import passes_itself
@@ -43,6 +45,8 @@ from bot.storage import Database
 
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
 RETRY = 5.0
+
+log = logging.getLogger(__name__)
 
 
 def random_seed() -> int:
@@ -369,7 +373,13 @@ class GameService:
     # ---- start and stop ------------------------------------------------------------------
 
     async def recover(self) -> int:
-        """Rebuild every unfinished lobby and game from the database; returns how many."""
+        """Rebuild every unfinished lobby and game from the database; returns how many.
+
+        First the skill ratings take in the games that ended before (a database from before
+        them, or one whose ratings were forgotten), so they stay in the order games ended."""
+        caught_up = await catch_up(self.deps.db)
+        if caught_up:
+            log.info("skill ratings: %d ended games taken in", caught_up)
         return await self.parts.recovery.recover()
 
     async def shutdown(self) -> None:

@@ -8,6 +8,7 @@ a deserter's penalty, which always applies.
 
 from __future__ import annotations
 
+from bot.service.skill import take_in as rate_skills
 from bot.service.tables import Settlement, Table
 from bot.storage import Database, Rating, RatingChange, ResultRow
 
@@ -38,6 +39,7 @@ async def charge_deserters(db: Database, table: Table) -> bool:
         if seat.is_human and row.user_id is not None
     ]
     await apply_ratings(db, table, changes)
+    await rate_skills(db, table.game_id)
     return True
 
 
@@ -93,6 +95,7 @@ async def settle(db: Database, table: Table, *, now: float, min_game_seconds: fl
     )
     before_after = await apply_ratings(db, table, changes)
     await db.games.update(table.game_id, status="finished", finished_at=now, deadline=None)
+    await rate_skills(db, table.game_id)  # the skill ratings read the stored game
     settlement = Settlement(rows, short, by_desertion=scored_by_desertion(table))
     for change, pair in zip(changes, before_after, strict=True):
         settlement.before_after[change.user_id] = pair

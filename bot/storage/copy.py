@@ -27,6 +27,8 @@ TABLES: Final[tuple[tuple[str, str], ...]] = (
     ("results", "game_id, seat"),
     ("group_sends", "chat_id, at"),
     ("group_settings", "chat_id"),
+    ("skills", "player, game"),
+    ("skill_games", "game_id"),
 )
 #: the schema's own bookkeeping, not data (the target has its own, from its migrations)
 _NOT_DATA: Final = {"cardbot_schema"}

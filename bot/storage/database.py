@@ -43,6 +43,7 @@ from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
 from bot.storage.session import Params
+from bot.storage.skills import SkillsRepository
 from bot.storage.sqlite_driver import (
     DEFAULT_BUSY_TIMEOUT_MS,
     SqliteConnection,
@@ -94,6 +95,7 @@ class Database:
         self.group_settings = GroupSettingsRepository(self)
         self.stats = StatsRepository(self)
         self.history = HistoryRepository(self)
+        self.skills = SkillsRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

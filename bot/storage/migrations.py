@@ -156,6 +156,27 @@ CREATE TABLE group_settings (
 ALTER TABLE games ADD COLUMN options TEXT;
 """
 
+_V6_SKILLS = """
+-- A skill rating per player and game (openskill's Weng-Lin model: mu and sigma), beside the
+-- seeds' 等级 score in ratings. player is a Telegram user id, or -1 for the computer players
+-- (rated as a player of their own). Computed from the stored results, game by game in the
+-- order they ended: bot/service/skill.py.
+CREATE TABLE skills (
+    player BIGINT NOT NULL,
+    game   TEXT NOT NULL,
+    mu     DOUBLE PRECISION NOT NULL,
+    sigma  DOUBLE PRECISION NOT NULL,
+    rated  INTEGER NOT NULL DEFAULT 0,           -- games that changed it
+    PRIMARY KEY (player, game)
+);
+-- The ended games the skill ratings have taken in (rated or found not to count), so each is
+-- taken in once; the games before this migration are taken in at the next start.
+CREATE TABLE skill_games (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id),
+    rated   BOOLEAN NOT NULL
+);
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
 MIGRATIONS: Final[tuple[str, ...]] = (
     _V1_INITIAL,
@@ -163,6 +184,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     _V3_GROUP_SENDS,
     _V4_SCORE_AFTER,
     _V5_GROUP_SETTINGS,
+    _V6_SKILLS,
 )
 
 

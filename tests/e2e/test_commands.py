@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from openskill.models import PlackettLuce
 
 from fakebot import FakeTelegram
 from tests.e2e.driver import GROUP, bot_settings, open_lobby, play_out, running_bot, setup_world
@@ -79,6 +80,20 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         await fake.send_text(people[1], people[1], "/rank")
         rank = await fake.wait_for_message(people[1], contains="等级")
         assert "1局" in rank.text
+        # the skill rating beside the title: the two partnerships rated as openskill rates
+        # them (each with a computer partner new to the game), shown as 1000 + 40 (mu - 3 sigma)
+        rows = await service.db.results.for_game(game_id)
+        seat = next(i for i, s in enumerate(table.seats) if s.user_id == people[1])
+        team, other = [i for i in (0, 1, 2, 3) if i % 2 == seat % 2], [
+            i for i in (0, 1, 2, 3) if i % 2 != seat % 2
+        ]
+        won = [any(rows[i].won for i in side) for side in (team, other)]
+        ranks = [1, 1] if won[0] == won[1] else ([1, 2] if won[0] else [2, 1])
+        model = PlackettLuce()
+        mine = model.rate([[model.rating(), model.rating()] for _ in range(2)], ranks=ranks)[0][0]
+        expected = round(1000 + 40 * (mine.mu - 3 * mine.sigma))
+        assert f"技术分 {expected}（评定 1 局）" in rank.text
+        assert "技术分 1000（评定 0 局）" in rank.text  # 刨王: not played yet
     fake.assert_clean()
 
 
