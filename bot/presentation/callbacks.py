@@ -30,6 +30,7 @@ class Act(StrEnum):
     TAKEBACK = "b"
     SETTINGS = "g"  # a group's /settings menu: game 0, the settings' revision, option*10+choice
     REPLAY = "y"  # a finished game's replay: the game, the step shown next
+    TOP = "o"  # /top's switch: game 0, version 0, the board to show (rank_text.TopBoard)
 
 
 # Exactly what encode() writes and nothing else, so that one press has one spelling: [0-9], not

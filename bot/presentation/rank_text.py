@@ -7,10 +7,13 @@ rating offers, so the presentation knows nothing of where ratings are kept).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import IntEnum
 from html import escape
 from typing import Protocol
 
 from bot.game.levels import level_for
+from bot.presentation.callbacks import Act, Callback
+from bot.presentation.keyboards import Keyboard, keyboard, press_button
 from bot.presentation.render import variant_name
 from bot.presentation.strings import Lang, text
 
@@ -24,6 +27,13 @@ class Standing(Protocol):
     def games(self) -> int: ...
     @property
     def wins(self) -> int: ...
+
+
+class TopBoard(IntEnum):
+    """Which of /top's boards a message shows (the TOP button's argument)."""
+
+    SKILL = 0
+    LEVEL = 1
 
 
 def rank_lines(
@@ -70,3 +80,30 @@ def top_block(lang: Lang, game: str, rows: Sequence[tuple[str, int]]) -> str:
         title = level_for(game, score).title
         lines.append(text(lang, "top.row", n=n, name=escape(name), title=title, score=score))
     return "\n".join(lines)
+
+
+def skill_block(
+    lang: Lang,
+    game: str,
+    rows: Sequence[tuple[str, int, int]],
+    unranked: Sequence[str],
+    min_rated: int,
+) -> str:
+    """A game's skill board in a group: (name, skill shown, rated games) best first, then the
+    players with fewer than ``min_rated`` rated games, unranked. Names are plain text."""
+    lines = [text(lang, "top.skill_title", variant=variant_name(lang, game))]
+    if not rows:
+        lines.append(text(lang, "top.skill_empty", variant=variant_name(lang, game), min=min_rated))
+    for n, (name, skill, rated) in enumerate(rows, 1):
+        lines.append(text(lang, "top.skill_row", n=n, name=escape(name), skill=skill, rated=rated))
+    if unranked:
+        names = "、".join(escape(name) for name in unranked[:20])
+        lines.append(text(lang, "top.unranked", min=min_rated, names=names))
+    return "\n".join(lines)
+
+
+def top_keyboard(lang: Lang, showing: TopBoard) -> Keyboard:
+    """The one button under /top's answer: the other board."""
+    other = TopBoard.LEVEL if showing is TopBoard.SKILL else TopBoard.SKILL
+    label = text(lang, "top.by_level" if other is TopBoard.LEVEL else "top.by_skill")
+    return keyboard([[press_button(label, Callback(0, 0, Act.TOP, int(other)).encode())]])

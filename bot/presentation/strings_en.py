@@ -165,7 +165,7 @@ EN: dict[str, str] = {
     "start.seated": "You are seated!",
     "help": "<b>Commands</b>\n"
     "/newgame [shuangkou|paowang] open a game (in a group)\n"
-    "/rank your titles\n/top the group's best\n/rules the rules\n/lang language\n"
+    "/rank your titles\n/top the group's skill and title boards\n/rules the rules\n/lang language\n"
     "/hand send my hand again (private)\n/leave leave the game (counts as 逃跑)\n"
     "/cancel cancel the game (opener or admin)\n"
     "/settings this group's turn time, default game, language … (admins)\n"
@@ -208,6 +208,12 @@ EN: dict[str, str] = {
     "top.title": "<b>{variant}: best in this group</b>",
     "top.row": "{n}. {name} · {title} · {score}",
     "top.empty": "Nobody has finished a {variant} game in this group yet.",
+    "top.skill_title": "<b>{variant}: skill in this group</b>",
+    "top.skill_row": "{n}. {name} · skill {skill} · {rated} rated games",
+    "top.skill_empty": "Nobody in this group has {min} rated {variant} games yet.",
+    "top.unranked": "Unranked (fewer than {min} rated games): {names}",
+    "top.by_level": "Titles board",
+    "top.by_skill": "Skill board",
     "lang.set": "Language set to English.",
     "lang.choose": "Use /lang zh or /lang en.",
     "leave.done": "You left the game; it counts as 逃跑.",

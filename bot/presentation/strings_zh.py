@@ -167,7 +167,7 @@ ZH: dict[str, str] = {
     "start.seated": "已入座！",
     "help": "<b>命令</b>\n"
     "/newgame [双扣|刨王] 开局（群里）\n"
-    "/rank 我的等级\n/top 本群排行\n/rules 规则\n/lang 切换语言\n"
+    "/rank 我的等级\n/top 本群技术榜、等级榜\n/rules 规则\n/lang 切换语言\n"
     "/hand 重新发我的手牌（私聊）\n/leave 离开牌局（算逃跑）\n"
     "/cancel 取消牌局（开局者或管理员）\n"
     "/settings 本群设置：出牌时间、默认玩法、语言等（管理员）\n"
@@ -202,6 +202,12 @@ ZH: dict[str, str] = {
     "top.title": "<b>本群{variant}排行</b>",
     "top.row": "{n}. {name} · {title} · {score}分",
     "top.empty": "还没有人在本群打完一局{variant}。",
+    "top.skill_title": "<b>本群{variant}技术榜</b>",
+    "top.skill_row": "{n}. {name} · 技术分 {skill} · 评定{rated}局",
+    "top.skill_empty": "还没有人在本群评定满 {min} 局{variant}。",
+    "top.unranked": "未定级（评定不足 {min} 局）：{names}",
+    "top.by_level": "看等级榜",
+    "top.by_skill": "看技术榜",
     "lang.set": "语言已设为中文。",
     "lang.choose": "用 /lang zh 或 /lang en 切换语言。",
     "leave.done": "你已离开牌局，计为逃跑。",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.game.variants import VARIANTS
-from bot.presentation.rank_text import Standing, rank_lines, top_block
+from bot.presentation.rank_text import Standing, TopBoard, rank_lines, skill_block, top_block
 from bot.presentation.strings import Lang
-from bot.service.skill import shown
+from bot.service.skill import MIN_RATED, shown
 from bot.storage import Database
 
 TOP_SIZE = 10
@@ -29,11 +29,22 @@ async def skills_of(db: Database, user_id: int) -> dict[str, tuple[int, int]]:
     return found
 
 
-async def top_text(db: Database, chat_id: int, lang: Lang) -> str:
-    """The group's best players in each game (only players who finished a game there)."""
+async def top_text(
+    db: Database, chat_id: int, lang: Lang, board: TopBoard = TopBoard.SKILL
+) -> str:
+    """The group's best players in each game (only players who finished a game there): by
+    skill (players with MIN_RATED rated games; the others named as unranked), or by 等级."""
     blocks = []
     for game in VARIANTS:
-        rows = await db.ratings.top(game=game, chat_id=chat_id, limit=TOP_SIZE)
-        scores = [(player.name, rating.score) for player, rating in rows]
-        blocks.append(top_block(lang, game, scores))
+        if board is TopBoard.SKILL:
+            ranked = await db.skills.top(
+                game=game, chat_id=chat_id, min_rated=MIN_RATED, limit=TOP_SIZE
+            )
+            rows = [(player.name, shown(record), record.rated) for player, record in ranked]
+            unranked = await db.skills.unranked(game=game, chat_id=chat_id, min_rated=MIN_RATED)
+            blocks.append(skill_block(lang, game, rows, unranked, MIN_RATED))
+        else:
+            top = await db.ratings.top(game=game, chat_id=chat_id, limit=TOP_SIZE)
+            scores = [(player.name, rating.score) for player, rating in top]
+            blocks.append(top_block(lang, game, scores))
     return "\n\n".join(blocks)

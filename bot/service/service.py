@@ -21,6 +21,7 @@ from bot.game.cards import Card
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Callback
 from bot.presentation.keyboards import Keyboard
+from bot.presentation.rank_text import TopBoard, top_keyboard
 from bot.presentation.strings import Lang, text
 from bot.service.base import (
     Delivery,
@@ -218,8 +219,39 @@ class GameService:
         lang = await self.remember(user)
         return await rank_text(self.db, user.user_id, user.name, lang)
 
-    async def top(self, chat_id: int, user: UserInfo) -> str:
-        return await top_text(self.db, chat_id, await self.language(user))
+    async def top(
+        self, chat_id: int, user: UserInfo, board: TopBoard = TopBoard.SKILL
+    ) -> str:
+        return await top_text(self.db, chat_id, await self.language(user), board)
+
+    async def show_top(
+        self, chat_id: int, user: UserInfo, *, reply_to: int | None = None, chat_title: str = ""
+    ) -> Reply:
+        """/top in a group: the skill board, with a button that switches to 等级's."""
+        lang = (await self.group_options(chat_id)).language or await self.language(user)
+        body = await top_text(self.db, chat_id, lang, TopBoard.SKILL)
+        await self.answer_in_group(
+            chat_id,
+            user,
+            body,
+            reply_to=reply_to,
+            markup=top_keyboard(lang, TopBoard.SKILL),
+            chat_title=chat_title,
+        )
+        return Reply()
+
+    async def on_top_press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
+    ) -> Reply:
+        """/top's switch: the message shows the other board (anyone in the group may)."""
+        lang = await self.language(user)
+        if chat_id is None or message_id is None or callback.arg not in (0, 1):
+            return Reply(text(lang, "err.outdated"))
+        board = TopBoard(callback.arg)
+        group_lang = (await self.group_options(chat_id)).language or lang
+        body = await top_text(self.db, chat_id, group_lang, board)
+        await self.messenger.edit(chat_id, message_id, body, top_keyboard(group_lang, board))
+        return Reply()
 
     async def stats(
         self, user: UserInfo, *, chat_id: int | None = None, of: UserInfo | None = None

@@ -12,10 +12,13 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.game.variants import PAOWANG, SHUANGKOU
+from bot.presentation.callbacks import Act, Callback, decode
+from bot.presentation.rank_text import TopBoard
+from bot.service.queries import top_text
 from bot.service.skill import MODEL, catch_up, match_of, shown
 from bot.storage import Database, ResultRow, SeatRecord, open_database
 from bot.storage.skills import COMPUTER, SkillRecord
-from tests.bot.harness import running_service, wait_until
+from tests.bot.harness import running_service, user, wait_until
 from tests.bot.test_service import _computers_only, _humans_and_computers, _play_humans
 from tests.storage.conftest import add_players
 
@@ -201,3 +204,32 @@ async def everything(db: Database) -> list[SkillRecord]:
         assert record is not None
         found.append(record)
     return found
+
+
+async def test_the_skill_board_ranks_by_skill_and_names_the_unranked(db: Database) -> None:
+    """Ten games: 1 and 2 always beat 3 and 4; 5 played one game. The board lists the four
+    with ten rated games by skill, the winners first, and names 5 as unranked; 等级's board
+    is the other button's."""
+    for _ in range(10):
+        await ended(db, "shuangkou", [1, 3, 2, 4], [True, False, True, False])
+    await ended(db, "shuangkou", [5, 3, 1, 4], [False, True, False, True])
+    await catch_up(db)
+    board = await top_text(db, -100, "zh", TopBoard.SKILL)
+    lines = board.split("\n")
+    assert lines[0] == "<b>本群绍兴双扣技术榜</b>"
+    ranked = [line.split(" · ")[0].split(". ")[1] for line in lines[1:5]]
+    assert set(ranked[:2]) == {"player 1", "player 2"}
+    assert set(ranked[2:]) == {"player 3", "player 4"}
+    assert "未定级（评定不足 10 局）：player 5" in board
+    levels = await top_text(db, -100, "zh", TopBoard.LEVEL)
+    assert "本群绍兴双扣排行" in levels and "技术" not in levels
+
+
+async def test_a_top_press_without_its_message_changes_nothing(db: Database) -> None:
+    async with running_service(db) as (service, messenger):
+        person = user(1)
+        for data in (Callback(0, 0, Act.TOP, 1), Callback(0, 0, Act.TOP, 7)):
+            reply = await service.on_top_press(person, -100, None, data)
+            assert "过期" in reply.text
+        assert not messenger.messages
+    assert decode("0:0:o:1") == Callback(0, 0, Act.TOP, 1)

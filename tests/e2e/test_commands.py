@@ -55,7 +55,7 @@ async def test_commands_answer_in_the_readers_language(
         await fake.send_text(people[0], people[0], "/newgame")
         await fake.wait_for_message(people[0], contains="要在群里用")
         await fake.send_text(people[0], GROUP, "/top")
-        await fake.wait_for_message(GROUP, contains="还没有人在本群打完一局")
+        await fake.wait_for_message(GROUP, contains="还没有人在本群评定满 10 局")
     fake.assert_clean()
 
 
@@ -71,12 +71,27 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         await fake.wait_for_message(GROUP, contains="结果")
         deltas = table.engine.result.deltas
         await fake.send_text(people[0], GROUP, "/top")
-        top = await fake.wait_for_message(GROUP, contains="本群绍兴双扣排行")
+        # first the skill board: nobody has 10 rated games yet, so both are named unranked
+        top = await fake.wait_for_message(GROUP, contains="本群绍兴双扣技术榜")
+        assert "还没有人在本群评定满 10 局绍兴双扣" in top.text
+        unranked = top.text.split("未定级（评定不足 10 局）：")[1].split("\n")[0]
+        assert sorted(unranked.split("、")) == sorted(s.name for s in table.seats if s.is_human)
+        # its button switches the message to 等级's board, and back
+        await (await fake.press(people[1], GROUP, top.message_id, "看等级榜")).answered()
+        await fake.wait_for(
+            lambda: "本群绍兴双扣排行" in fake.chat(GROUP).message(top.message_id).text
+        )
+        board = fake.chat(GROUP).message(top.message_id)
         for index, seat in enumerate(table.seats):
             if seat.is_human:
-                assert f"{seat.name} · " in top.text
-                assert f"{deltas[index]}分" in top.text
-        assert "电脑" not in top.text  # computer players are never rated
+                assert f"{seat.name} · " in board.text
+                assert f"{deltas[index]}分" in board.text
+        assert "电脑" not in board.text  # computer players are never on a board
+        assert board.labels == ["看技术榜"]
+        await (await fake.press(people[0], GROUP, top.message_id, "看技术榜")).answered()
+        await fake.wait_for(
+            lambda: "技术榜" in fake.chat(GROUP).message(top.message_id).text
+        )
         await fake.send_text(people[1], people[1], "/rank")
         rank = await fake.wait_for_message(people[1], contains="等级")
         assert "1局" in rank.text

@@ -44,6 +44,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply = await service.on_settings_press(
             user, chat.id if chat else None, _offering(query), callback
         )
+    elif callback.act is Act.TOP:  # /top's switch between the skill and 等级 boards
+        chat = query.message.chat if query.message is not None else None
+        reply = await service.on_top_press(
+            user, chat.id if chat else None, _offering(query), callback
+        )
     elif callback.act is Act.REPLAY:  # /history's ▶, a replay's ◀ ▶ (steps: private only)
         chat = query.message.chat if query.message is not None else None
         reply = await service.on_replay_press(

@@ -112,7 +112,13 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if sent is None:
         return
     user, chat, service, _ = sent
-    await _reply(update, context, await service.top(chat.id, user))
+    message = update.effective_message
+    await service.show_top(
+        chat.id,
+        user,
+        reply_to=message.message_id if message is not None else None,
+        chat_title=chat.title or "",
+    )
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
