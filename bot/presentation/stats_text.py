@@ -66,7 +66,9 @@ def _rate(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "—"
 
 
-def record_lines(lang: Lang, record: Record) -> list[str]:
+def record_lines(
+    lang: Lang, record: Record, skill: tuple[int, int] | None = None
+) -> list[str]:
     """A record as lines of text (HTML)."""
     lines = [
         text(
@@ -124,6 +126,8 @@ def record_lines(lang: Lang, record: Record) -> list[str]:
         )
     )
     best = text(lang, "stats.best", title=record.best_title or "—")
+    if skill is not None:
+        best += text(lang, "stats.skill", skill=skill[0], rated=skill[1])
     if record.partner is not None:
         best += text(
             lang, "stats.partner", name=html.escape(record.partner.name), wins=record.partner.wins
@@ -133,10 +137,15 @@ def record_lines(lang: Lang, record: Record) -> list[str]:
 
 
 def stats_lines(
-    lang: Lang, name: str, everywhere: Sequence[Record], here: Sequence[Record] | None = None
+    lang: Lang,
+    name: str,
+    everywhere: Sequence[Record],
+    here: Sequence[Record] | None = None,
+    skills: Mapping[str, tuple[int, int]] | None = None,
 ) -> str:
     """The whole answer: in a group (``here``: its records) this group's games, then all of
-    them; elsewhere all of them. ``name`` is plain text (escaped here)."""
+    them; elsewhere all of them; ``skills`` (game: (skill shown, rated games)) beside each
+    game's titles of all games. ``name`` is plain text (escaped here)."""
     lines = [text(lang, "stats.title", name=html.escape(name))]
     if here is not None:
         lines.append(text(lang, "stats.scope_group"))
@@ -146,7 +155,7 @@ def stats_lines(
             lines += record_lines(lang, record)
         lines.append(text(lang, "stats.scope_all"))
     for record in everywhere:
-        lines += record_lines(lang, record)
+        lines += record_lines(lang, record, (skills or {}).get(record.variant))
     return "\n".join(lines)
 
 

@@ -297,6 +297,7 @@ EN: dict[str, str] = {
     "stats.snow": "  小雪 won {small_won} lost {small_lost} · 大雪 won {big_won} lost {big_lost}",
     "stats.first": "  first out (上游) {firsts} ({rate}) · streak now {current}, best {best}",
     "stats.best": "  best title: {title}",
+    "stats.skill": " · skill {skill} ({rated} rated)",
     "stats.partner": " · best partner: {name} (won {wins} together)",
     "stats.chart_title": "Score over games (dashed: title thresholds)",
     "stats.chart_x": "game",

@@ -289,6 +289,7 @@ ZH: dict[str, str] = {
     "stats.snow": "  小雪 胜{small_won} 负{small_lost} · 大雪 胜{big_won} 负{big_lost}",
     "stats.first": "  上游 {firsts}（{rate}）· 连胜 当前 {current} 最长 {best}",
     "stats.best": "  最高等级：{title}",
+    "stats.skill": " · 技术分 {skill}（评定{rated}局）",
     "stats.partner": " · 最佳搭档：{name}（同胜 {wins}）",
     "stats.chart_title": "分数走势（虚线：等级分界）",
     "stats.chart_x": "第几局",

@@ -17,6 +17,7 @@ from bot.game.common import Result
 from bot.game.levels import level_for
 from bot.service import GameService
 from bot.service import stats as stats_module
+from bot.service.skill import shown as shown_skill
 from bot.service.tables import Table
 from fakebot import FakeMessage, FakeTelegram
 from tests.e2e.driver import GROUP, running_bot, setup_world
@@ -199,6 +200,10 @@ async def test_stats_against_games_played(
         expected = expected_blocks(players[0], games, scores)
         check_blocks(shown["本群"], expected)
         check_blocks(shown["全部"], expected)
+        # the skill rating is the player's over all games: beside the titles of all of them
+        skill = await service.db.skills.of_player(players[0])
+        assert f"技术分 {shown_skill(skill.get('shuangkou'))}（评定1局）" in first.caption
+        assert "技术分" not in first.caption.split("全部")[0]  # not in the group's part
         drawn = service.player_stats.drawn
 
         # asked again before another game: the same picture, not drawn again
