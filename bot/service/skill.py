@@ -62,23 +62,32 @@ def match_of(record: GameRecord, rows: Sequence[ResultRow]) -> Match | None:
     ]
     if len(players) != len(rows):
         return None
-    deserters = [row.seat for row in rows if row.escaped]
+    escaped = [row.escaped for row in rows]
+    if not any(escaped) and (record.status != "finished" or record.note == "short game"):
+        return None
+    return match_for(record.variant, players, [row.won for row in rows], escaped)
+
+
+def match_for(
+    variant: str, players: Sequence[int], won: Sequence[bool], escaped: Sequence[bool]
+) -> Match | None:
+    """The match of an ended game that counts: who sat where (``players``), who won, who
+    deserted."""
+    deserters = [seat for seat, left in enumerate(escaped) if left]
     if deserters:
-        others = tuple(players[row.seat] for row in rows if not row.escaped)
+        others = tuple(players[seat] for seat in range(len(players)) if not escaped[seat])
         left = tuple(players[seat] for seat in deserters)
         return Match((left, others), (2, 1), frozenset(left) - {COMPUTER})
-    if record.status != "finished" or record.note == "short game":
-        return None
-    if record.variant == "shuangkou":
+    if variant == "shuangkou":
         teams = (
             tuple(players[seat] for seat in (0, 2)),
             tuple(players[seat] for seat in (1, 3)),
         )
-        won = [any(rows[seat].won for seat in team) for team in ((0, 2), (1, 3))]
-        ranks = (1, 1) if won[0] == won[1] else ((1, 2) if won[0] else (2, 1))
+        first, second = (any(won[seat] for seat in team) for team in ((0, 2), (1, 3)))
+        ranks = (1, 1) if first == second else ((1, 2) if first else (2, 1))  # 平扣: a draw
     else:
-        winners = tuple(players[row.seat] for row in rows if row.won)
-        losers = tuple(players[row.seat] for row in rows if not row.won)
+        winners = tuple(players[seat] for seat in range(len(players)) if won[seat])
+        losers = tuple(players[seat] for seat in range(len(players)) if not won[seat])
         if not winners or not losers:
             return None
         teams, ranks = (winners, losers), (1, 2)
