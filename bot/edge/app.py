@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 METRICS_GROUP = -100
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 COMMAND_NAMES = (
-    "newgame", "rank", "top", "rules", "help", "lang", "hand", "leave", "cancel", "settings",
+    "newgame", "rank", "top", "season", "rules", "help", "lang", "hand", "leave", "cancel",
+    "settings",
     "stats",
     "history",
 )

@@ -165,7 +165,8 @@ EN: dict[str, str] = {
     "start.seated": "You are seated!",
     "help": "<b>Commands</b>\n"
     "/newgame [shuangkou|paowang] open a game (in a group)\n"
-    "/rank your titles\n/top the group's skill and title boards\n/rules the rules\n/lang language\n"
+    "/rank your titles\n/top the group's skill and title boards\n"
+    "/season [N] the group's season table\n/rules the rules\n/lang language\n"
     "/hand send my hand again (private)\n/leave leave the game (counts as 逃跑)\n"
     "/cancel cancel the game (opener or admin)\n"
     "/settings this group's turn time, default game, language … (admins)\n"
@@ -214,6 +215,17 @@ EN: dict[str, str] = {
     "top.unranked": "Unranked (fewer than {min} rated games): {names}",
     "top.by_level": "Titles board",
     "top.by_skill": "Skill board",
+    "season.off": "This group keeps no seasons (admins can turn them on in /settings).",
+    "season.none": "There is no such season.",
+    "season.title_current": "🏆 <b>Season {n}</b> ({period}, under way)",
+    "season.title": "🏆 <b>Season {n}</b> ({period})",
+    "season.game": "<b>{variant}</b>",
+    "season.empty": "Nobody has played {min} games this season yet.",
+    "season.unplaced": "Not placed (fewer than {min} games): {names}",
+    "season.record": "{wins}W {losses}L {draws}D · skill {skill}",
+    "season.ended": "🏆 <b>Season {n} ({period}) is over!</b>",
+    "season.champion": "{variant} champion: {name} ({record})",
+    "season.next": "A new season begins: /season shows its table.",
     "lang.set": "Language set to English.",
     "lang.choose": "Use /lang zh or /lang en.",
     "leave.done": "You left the game; it counts as 逃跑.",
@@ -275,6 +287,7 @@ EN: dict[str, str] = {
     "commands.newgame": "open a game (shuangkou or paowang)",
     "commands.rank": "my titles",
     "commands.top": "the group's best",
+    "commands.season": "the group's season table",
     "commands.rules": "rules",
     "commands.help": "help",
     "commands.lang": "语言 / Language",
@@ -323,6 +336,10 @@ EN: dict[str, str] = {
     "settings.option.language": "Group language",
     "settings.option.computers": "Computer players allowed",
     "settings.option.one_minute_rule": "One-minute rule (shorter games don't count)",
+    "settings.option.season": "Seasons",
+    "settings.season.month": "monthly",
+    "settings.season.week": "weekly",
+    "settings.season.off": "none",
     "settings.changed": "⚙️ {name} set {option} to {value}, from the next game on.",
     "settings.saved": "Saved.",
     "settings.unchanged": "No change.",

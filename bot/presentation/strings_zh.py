@@ -167,7 +167,8 @@ ZH: dict[str, str] = {
     "start.seated": "已入座！",
     "help": "<b>命令</b>\n"
     "/newgame [双扣|刨王] 开局（群里）\n"
-    "/rank 我的等级\n/top 本群技术榜、等级榜\n/rules 规则\n/lang 切换语言\n"
+    "/rank 我的等级\n/top 本群技术榜、等级榜\n/season [N] 本群赛季排行\n"
+    "/rules 规则\n/lang 切换语言\n"
     "/hand 重新发我的手牌（私聊）\n/leave 离开牌局（算逃跑）\n"
     "/cancel 取消牌局（开局者或管理员）\n"
     "/settings 本群设置：出牌时间、默认玩法、语言等（管理员）\n"
@@ -208,6 +209,17 @@ ZH: dict[str, str] = {
     "top.unranked": "未定级（评定不足 {min} 局）：{names}",
     "top.by_level": "看等级榜",
     "top.by_skill": "看技术榜",
+    "season.off": "本群没有赛季（管理员可在 /settings 里开启）。",
+    "season.none": "没有这个赛季。",
+    "season.title_current": "🏆 <b>第 {n} 赛季</b>（{period}，进行中）",
+    "season.title": "🏆 <b>第 {n} 赛季</b>（{period}）",
+    "season.game": "<b>{variant}</b>",
+    "season.empty": "还没有人在本赛季打满 {min} 局。",
+    "season.unplaced": "未上榜（不足 {min} 局）：{names}",
+    "season.record": "{wins}胜{losses}负{draws}平 · 技术分 {skill}",
+    "season.ended": "🏆 <b>第 {n} 赛季（{period}）结束！</b>",
+    "season.champion": "{variant}冠军：{name}（{record}）",
+    "season.next": "新赛季开始了，/season 看本赛季排行。",
     "lang.set": "语言已设为中文。",
     "lang.choose": "用 /lang zh 或 /lang en 切换语言。",
     "leave.done": "你已离开牌局，计为逃跑。",
@@ -268,6 +280,7 @@ ZH: dict[str, str] = {
     "commands.newgame": "开一局（双扣或刨王）",
     "commands.rank": "我的等级",
     "commands.top": "本群排行",
+    "commands.season": "本群赛季排行",
     "commands.rules": "规则",
     "commands.help": "帮助",
     "commands.lang": "语言 / Language",
@@ -315,6 +328,10 @@ ZH: dict[str, str] = {
     "settings.option.language": "群消息语言",
     "settings.option.computers": "允许电脑玩家",
     "settings.option.one_minute_rule": "一分钟规则（不足一分钟不计分）",
+    "settings.option.season": "赛季",
+    "settings.season.month": "每月",
+    "settings.season.week": "每周",
+    "settings.season.off": "不设赛季",
     "settings.changed": "⚙️ {name} 把{option}改为 {value}，下一局起生效。",
     "settings.saved": "已保存。",
     "settings.unchanged": "没有变化。",

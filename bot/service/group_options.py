@@ -27,6 +27,7 @@ CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "language": (None, "zh", "en"),  # None: each game speaks its opener's language
     "computers": (True, False),
     "one_minute_rule": (True, False),
+    "season": ("month", "week", "off"),  # the group's seasons (/season)
 }
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(CHOICES)
 
@@ -43,6 +44,7 @@ class GroupOptions:
     language: Lang | None
     computers: bool
     one_minute_rule: bool
+    season: str = "month"
 
     @classmethod
     def defaults(cls, settings: Settings) -> GroupOptions:

@@ -40,6 +40,8 @@ def value_text(lang: Lang, name: str, value: Any) -> str:
         return variant_name(lang, str(value))
     if name == "language":
         return text(lang, f"settings.language.{value or 'opener'}")
+    if name == "season":
+        return text(lang, f"settings.season.{value}")
     return text(lang, "settings.seconds", n=f"{value:g}")
 
 

@@ -35,6 +35,7 @@ from bot.service.ledger import Ledger
 from bot.service.lobby import Lobby
 from bot.service.people import People
 from bot.service.recovery import Recovery
+from bot.service.seasons import Seasons
 from bot.service.starting import TableStart
 from bot.service.stored import StoredGames
 from bot.service.tables import Table
@@ -64,6 +65,7 @@ class Parts:
         self.lines = GroupLines()
         self.recovery = Recovery(deps, self.stored, self.starting, self.gate, self.hands)
         self.history = History(deps, self.people, self.group_settings, self.stored)
+        self.seasons = Seasons(deps, self.group_settings)
         self.wire()
 
     def wire(self) -> None:

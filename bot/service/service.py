@@ -412,7 +412,26 @@ class GameService:
         caught_up = await catch_up(self.deps.db)
         if caught_up:
             log.info("skill ratings: %d ended games taken in", caught_up)
-        return await self.parts.recovery.recover()
+        recovered = await self.parts.recovery.recover()
+        # the seasons that ended while the bot was down are announced now, the next at its end
+        await self.parts.seasons.announce_due()
+        self.parts.seasons.arm()
+        return recovered
+
+    async def show_season(
+        self,
+        chat_id: int,
+        user: UserInfo,
+        number: int | None = None,
+        *,
+        reply_to: int | None = None,
+        chat_title: str = "",
+    ) -> Reply:
+        """/season in a group: the current season's tables, or season ``number``'s."""
+        lang = (await self.group_options(chat_id)).language or await self.language(user)
+        body = await self.parts.seasons.answer(chat_id, lang, number)
+        await self.answer_in_group(chat_id, user, body, reply_to=reply_to, chat_title=chat_title)
+        return Reply()
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):

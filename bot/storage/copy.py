@@ -29,6 +29,7 @@ TABLES: Final[tuple[tuple[str, str], ...]] = (
     ("group_settings", "chat_id"),
     ("skills", "player, game"),
     ("skill_games", "game_id"),
+    ("season_announcements", "chat_id, season"),
 )
 #: the schema's own bookkeeping, not data (the target has its own, from its migrations)
 _NOT_DATA: Final = {"cardbot_schema"}

@@ -42,6 +42,7 @@ from bot.storage.migrations import MIGRATIONS, check_not_newer, migrate, user_ve
 from bot.storage.players import PlayersRepository
 from bot.storage.ratings import RatingsRepository
 from bot.storage.results import ResultsRepository
+from bot.storage.seasons import SeasonsRepository
 from bot.storage.session import Params
 from bot.storage.skills import SkillsRepository
 from bot.storage.sqlite_driver import (
@@ -96,6 +97,7 @@ class Database:
         self.stats = StatsRepository(self)
         self.history = HistoryRepository(self)
         self.skills = SkillsRepository(self)
+        self.seasons = SeasonsRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

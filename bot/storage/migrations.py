@@ -177,6 +177,17 @@ CREATE TABLE skill_games (
 );
 """
 
+_V7_SEASONS = """
+-- The seasons whose end a group has been told (their champions): one message per season, once,
+-- across restarts. season is the period's key (2026-12 for a month, 2026-W49 for a week).
+CREATE TABLE season_announcements (
+    chat_id BIGINT NOT NULL,
+    season  TEXT NOT NULL,
+    at      DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (chat_id, season)
+);
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
 MIGRATIONS: Final[tuple[str, ...]] = (
     _V1_INITIAL,
@@ -185,6 +196,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     _V4_SCORE_AFTER,
     _V5_GROUP_SETTINGS,
     _V6_SKILLS,
+    _V7_SEASONS,
 )
 
 

@@ -121,6 +121,26 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     )
 
 
+async def season(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/season: the group's current season; /season N: season N."""
+    sent = await _group_command(update, context)
+    if sent is None:
+        return
+    user, chat, service, _ = sent
+    message = update.effective_message
+    number = None
+    if context.args:
+        given = context.args[0]
+        number = int(given) if given.isascii() and given.isdigit() and len(given) <= 4 else 0
+    await service.show_season(
+        chat.id,
+        user,
+        number,
+        reply_to=message.message_id if message is not None else None,
+        chat_title=chat.title or "",
+    )
+
+
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = effective_user(update)
     if user is None:

@@ -29,6 +29,7 @@ COMMANDS = (
     ("newgame", commands.newgame),
     ("rank", commands.rank),
     ("top", commands.top),
+    ("season", commands.season),
     ("rules", commands.rules),
     ("help", commands.help_command),
     ("lang", commands.lang),
