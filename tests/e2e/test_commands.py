@@ -92,6 +92,13 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         await fake.wait_for(
             lambda: "技术榜" in fake.chat(GROUP).message(top.message_id).text
         )
+        # the season under way: this game's players, not placed yet (3 games make a place)
+        await fake.send_text(people[0], GROUP, "/season")
+        season = await fake.wait_for_message(GROUP, contains="赛季</b>")
+        assert "第 1 赛季" in season.text and "进行中" in season.text
+        assert "未上榜（不足 3 局）" in season.text
+        await fake.send_text(people[0], GROUP, "/season 9")
+        await fake.wait_for_message(GROUP, contains="没有这个赛季")
         await fake.send_text(people[1], people[1], "/rank")
         rank = await fake.wait_for_message(people[1], contains="等级")
         assert "1局" in rank.text
