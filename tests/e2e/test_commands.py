@@ -94,7 +94,7 @@ async def test_rank_and_top_after_a_game(fake_telegram: FakeTelegram, tmp_path) 
         )
         # the season under way: this game's players, not placed yet (3 games make a place)
         await fake.send_text(people[0], GROUP, "/season")
-        season = await fake.wait_for_message(GROUP, contains="赛季</b>")
+        season = await fake.wait_for_message(GROUP, contains="第 1 赛季")
         assert "第 1 赛季" in season.text and "进行中" in season.text
         assert "未上榜（不足 3 局）" in season.text
         await fake.send_text(people[0], GROUP, "/season 9")
