@@ -142,10 +142,12 @@ def stats_lines(
     everywhere: Sequence[Record],
     here: Sequence[Record] | None = None,
     skills: Mapping[str, tuple[int, int]] | None = None,
+    achievements: tuple[Sequence[str], int] | None = None,
 ) -> str:
     """The whole answer: in a group (``here``: its records) this group's games, then all of
     them; elsewhere all of them; ``skills`` (game: (skill shown, rated games)) beside each
-    game's titles of all games. ``name`` is plain text (escaped here)."""
+    game's titles of all games; ``achievements`` (the keys earned, how many there are) at the
+    end. ``name`` is plain text (escaped here)."""
     lines = [text(lang, "stats.title", name=html.escape(name))]
     if here is not None:
         lines.append(text(lang, "stats.scope_group"))
@@ -156,6 +158,10 @@ def stats_lines(
         lines.append(text(lang, "stats.scope_all"))
     for record in everywhere:
         lines += record_lines(lang, record, (skills or {}).get(record.variant))
+    if achievements is not None and achievements[0]:
+        keys, total = achievements
+        names = "、".join(text(lang, f"achievement.{key}") for key in keys)
+        lines.append(text(lang, "stats.achievements", n=len(keys), total=total, names=names))
     return "\n".join(lines)
 
 

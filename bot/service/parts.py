@@ -7,6 +7,7 @@ in ``pyproject.toml`` keeps it so); what follows from a part's work travels as a
 
 from __future__ import annotations
 
+from bot.service.achievement_notes import AchievementNotes
 from bot.service.computers import ComputerSeats
 from bot.service.departures import Departures
 from bot.service.deps import Deps
@@ -66,6 +67,7 @@ class Parts:
         self.recovery = Recovery(deps, self.stored, self.starting, self.gate, self.hands)
         self.history = History(deps, self.people, self.group_settings, self.stored)
         self.seasons = Seasons(deps, self.group_settings)
+        self.achievement_notes = AchievementNotes(deps)
         self.wire()
 
     def wire(self) -> None:
@@ -92,6 +94,7 @@ class Parts:
         on(Resumed, self.turns.on_resumed)
         on(Finished, self.lines.on_finished)
         on(Finished, self.hands.on_finished)
+        on(Finished, self.achievement_notes.on_finished)
         on(Closed, self._forget)
         on(Closed, self.timers.on_closed)
         on(Closed, self.computers.on_closed)

@@ -95,8 +95,8 @@ async def settle(db: Database, table: Table, *, now: float, min_game_seconds: fl
     )
     before_after = await apply_ratings(db, table, changes)
     await db.games.update(table.game_id, status="finished", finished_at=now, deadline=None)
-    await rate_skills(db, table.game_id)  # the skill ratings read the stored game
-    settlement = Settlement(rows, short, by_desertion=scored_by_desertion(table))
+    earned = await rate_skills(db, table.game_id)  # the skill ratings read the stored game
+    settlement = Settlement(rows, short, by_desertion=scored_by_desertion(table), earned=earned)
     for change, pair in zip(changes, before_after, strict=True):
         settlement.before_after[change.user_id] = pair
     return settlement

@@ -26,6 +26,7 @@ from typing import Final
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from bot.service.achievements import judge
 from bot.storage import Database, GameRecord, ResultRow
 from bot.storage.skills import COMPUTER, SkillRecord
 
@@ -119,20 +120,26 @@ def rate(match: Match, game: str, known: dict[int, SkillRecord]) -> list[SkillRe
     return [changed[player] for player in sorted(changed)]
 
 
-async def take_in(db: Database, game_id: int) -> list[SkillRecord]:
-    """Rate one ended game (inside the caller's transaction, if any) and mark it taken in;
-    the ratings it changed."""
+async def take_in(db: Database, game_id: int) -> dict[int, list[str]]:
+    """Rate one ended game and judge its achievements (inside the caller's transaction, if
+    any), and mark it taken in; the achievements it earned, by user id."""
     record = await db.games.get(game_id)
     if record is None:
-        return []
-    match = match_of(record, await db.results.for_game(game_id))
+        return {}
+    rows = await db.results.for_game(game_id)
+    match = match_of(record, rows)
     changed: list[SkillRecord] = []
+    known: dict[int, SkillRecord] = {}
     if match is not None:
         players = [player for team in match.teams for player in team]
         known = await db.skills.get_many(record.variant, players)
         changed = rate(match, record.variant, known)
+    else:
+        players = [s.user_id if s.user_id is not None else COMPUTER for s in record.seats]
+        known = await db.skills.get_many(record.variant, players)
+    earned = await judge(db, record, rows, known)
     await db.skills.take_in(game_id, changed)
-    return changed
+    return earned
 
 
 async def catch_up(db: Database) -> int:

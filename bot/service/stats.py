@@ -28,6 +28,7 @@ from bot.game.variants import VARIANTS
 from bot.presentation.stats_chart import cjk_font
 from bot.presentation.stats_text import scores_png, stats_lines, visible_length
 from bot.presentation.strings import Lang, text
+from bot.service.achievements import KEYS
 from bot.service.queries import skills_of
 from bot.service.stats_figures import GameFacts, facts_of, records_of
 from bot.storage import Database
@@ -54,6 +55,7 @@ def stats_text(
     facts: Mapping[int, GameFacts],
     chat_id: int | None = None,
     skills: Mapping[str, tuple[int, int]] | None = None,
+    achievements: Sequence[str] = (),
 ) -> str:
     """The whole answer: in a group (``chat_id``) this group's games, then all of them;
     elsewhere all of them; each game's skill (``skills``: shown, rated games) with all of
@@ -61,7 +63,8 @@ def stats_text(
     here = None
     if chat_id is not None:
         here = records_of([game for game in games if game.chat_id == chat_id], facts)
-    return stats_lines(lang, name, records_of(games, facts), here, skills)
+    earned = [key for key in KEYS if key in set(achievements)]
+    return stats_lines(lang, name, records_of(games, facts), here, skills, (earned, len(KEYS)))
 
 
 def scores_of(games: Sequence[PlayedGame]) -> dict[str, tuple[int, ...]]:
@@ -130,7 +133,9 @@ class PlayerStats:
             return kept[1]
         games = await self.db.stats.played(user_id=user_id)
         facts = await self.facts([game.game_id for game in games])
-        body = stats_text(lang, name, games, facts, chat_id, await skills_of(self.db, user_id))
+        skills = await skills_of(self.db, user_id)
+        earned = [e.key for e in await self.db.achievements.of_player(user_id)]
+        body = stats_text(lang, name, games, facts, chat_id, skills, earned)
         # the group's games in a group (all of them if none was played there)
         scope = [game for game in games if game.chat_id == chat_id] or games
         font = self.font()

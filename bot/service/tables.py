@@ -29,6 +29,8 @@ class Settlement:
     before_after: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)  # by user
     #: every score was fixed by a desertion: the game's own result changed none (刨王)
     by_desertion: bool = False
+    #: the achievements each player earned with this game (by user id; told privately)
+    earned: dict[int, list[str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -30,6 +30,7 @@ TABLES: Final[tuple[tuple[str, str], ...]] = (
     ("skills", "player, game"),
     ("skill_games", "game_id"),
     ("season_announcements", "chat_id, season"),
+    ("achievements", "user_id, key"),
 )
 #: the schema's own bookkeeping, not data (the target has its own, from its migrations)
 _NOT_DATA: Final = {"cardbot_schema"}

@@ -32,6 +32,7 @@ from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, Final
 
+from bot.storage.achievements import AchievementsRepository
 from bot.storage.actions import ActionsRepository
 from bot.storage.driver import Connection, DatabaseLocation, Dialect, Row, locate
 from bot.storage.games import GamesRepository
@@ -98,6 +99,7 @@ class Database:
         self.history = HistoryRepository(self)
         self.skills = SkillsRepository(self)
         self.seasons = SeasonsRepository(self)
+        self.achievements = AchievementsRepository(self)
 
     # -- life cycle --------------------------------------------------------------------------
 

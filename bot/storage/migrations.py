@@ -188,6 +188,21 @@ CREATE TABLE season_announcements (
 );
 """
 
+_V8_ACHIEVEMENTS = """
+-- What players earned (bot/service/achievements.py), each once: the game that earned it.
+CREATE TABLE achievements (
+    user_id BIGINT NOT NULL REFERENCES players (user_id),
+    key     TEXT NOT NULL,
+    game_id BIGINT NOT NULL REFERENCES games (id),
+    at      DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (user_id, key)
+);
+-- The ended games are taken in again, in order, at the next start: the skill ratings (the
+-- same numbers) and now the achievements they earned.
+DELETE FROM skills;
+DELETE FROM skill_games;
+"""
+
 #: Every migration ever shipped, in order; ``user_version`` counts how many were applied.
 MIGRATIONS: Final[tuple[str, ...]] = (
     _V1_INITIAL,
@@ -197,6 +212,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     _V5_GROUP_SETTINGS,
     _V6_SKILLS,
     _V7_SEASONS,
+    _V8_ACHIEVEMENTS,
 )
 
 
