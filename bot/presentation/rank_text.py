@@ -34,6 +34,7 @@ class TopBoard(IntEnum):
 
     SKILL = 0
     LEVEL = 1
+    SHARED = 2  # across the groups that opted in (/settings)
 
 
 def rank_lines(
@@ -88,10 +89,15 @@ def skill_block(
     rows: Sequence[tuple[str, int, int]],
     unranked: Sequence[str],
     min_rated: int,
+    groups: int | None = None,
 ) -> str:
     """A game's skill board in a group: (name, skill shown, rated games) best first, then the
-    players with fewer than ``min_rated`` rated games, unranked. Names are plain text."""
-    lines = [text(lang, "top.skill_title", variant=variant_name(lang, game))]
+    players with fewer than ``min_rated`` rated games, unranked; with ``groups``, the board
+    across that many groups. Names are plain text."""
+    if groups is None:
+        lines = [text(lang, "top.skill_title", variant=variant_name(lang, game))]
+    else:
+        lines = [text(lang, "top.shared_title", variant=variant_name(lang, game), groups=groups)]
     if not rows:
         lines.append(text(lang, "top.skill_empty", variant=variant_name(lang, game), min=min_rated))
     for n, (name, skill, rated) in enumerate(rows, 1):
@@ -102,8 +108,18 @@ def skill_block(
     return "\n".join(lines)
 
 
-def top_keyboard(lang: Lang, showing: TopBoard) -> Keyboard:
-    """The one button under /top's answer: the other board."""
-    other = TopBoard.LEVEL if showing is TopBoard.SKILL else TopBoard.SKILL
-    label = text(lang, "top.by_level" if other is TopBoard.LEVEL else "top.by_skill")
-    return keyboard([[press_button(label, Callback(0, 0, Act.TOP, int(other)).encode())]])
+def top_keyboard(lang: Lang, showing: TopBoard, *, shared: bool = False) -> Keyboard:
+    """The buttons under /top's answer: the other boards (the table across groups only for a
+    group that opted in)."""
+    boards = [TopBoard.SKILL, TopBoard.LEVEL] + ([TopBoard.SHARED] if shared else [])
+    labels = {
+        TopBoard.SKILL: "top.by_skill",
+        TopBoard.LEVEL: "top.by_level",
+        TopBoard.SHARED: "top.by_shared",
+    }
+    buttons = [
+        press_button(text(lang, labels[board]), Callback(0, 0, Act.TOP, int(board)).encode())
+        for board in boards
+        if board is not showing
+    ]
+    return keyboard([buttons])

@@ -28,6 +28,7 @@ CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "computers": (True, False),
     "one_minute_rule": (True, False),
     "season": ("month", "week", "off"),  # the group's seasons (/season)
+    "shared_top": (False, True),  # in /top's table across the groups that opt in
 }
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(CHOICES)
 
@@ -45,6 +46,7 @@ class GroupOptions:
     computers: bool
     one_minute_rule: bool
     season: str = "month"
+    shared_top: bool = False
 
     @classmethod
     def defaults(cls, settings: Settings) -> GroupOptions:

@@ -33,10 +33,18 @@ async def top_text(
     db: Database, chat_id: int, lang: Lang, board: TopBoard = TopBoard.SKILL
 ) -> str:
     """The group's best players in each game (only players who finished a game there): by
-    skill (players with MIN_RATED rated games; the others named as unranked), or by 等级."""
+    skill (players with MIN_RATED rated games; the others named as unranked), or by 等级; or
+    by skill across the groups that opted in (/settings)."""
     blocks = []
+    shared = await db.group_settings.chosen("shared_top", True) if board is TopBoard.SHARED else []
     for game in VARIANTS:
-        if board is TopBoard.SKILL:
+        if board is TopBoard.SHARED:
+            ranked = await db.skills.top(
+                game=game, chat_id=shared, min_rated=MIN_RATED, limit=TOP_SIZE
+            )
+            rows = [(player.name, shown(record), record.rated) for player, record in ranked]
+            blocks.append(skill_block(lang, game, rows, [], MIN_RATED, groups=len(shared)))
+        elif board is TopBoard.SKILL:
             ranked = await db.skills.top(
                 game=game, chat_id=chat_id, min_rated=MIN_RATED, limit=TOP_SIZE
             )

@@ -228,14 +228,15 @@ class GameService:
         self, chat_id: int, user: UserInfo, *, reply_to: int | None = None, chat_title: str = ""
     ) -> Reply:
         """/top in a group: the skill board, with a button that switches to 等级's."""
-        lang = (await self.group_options(chat_id)).language or await self.language(user)
+        options = await self.group_options(chat_id)
+        lang = options.language or await self.language(user)
         body = await top_text(self.db, chat_id, lang, TopBoard.SKILL)
         await self.answer_in_group(
             chat_id,
             user,
             body,
             reply_to=reply_to,
-            markup=top_keyboard(lang, TopBoard.SKILL),
+            markup=top_keyboard(lang, TopBoard.SKILL, shared=options.shared_top),
             chat_title=chat_title,
         )
         return Reply()
@@ -245,12 +246,16 @@ class GameService:
     ) -> Reply:
         """/top's switch: the message shows the other board (anyone in the group may)."""
         lang = await self.language(user)
-        if chat_id is None or message_id is None or callback.arg not in (0, 1):
+        if chat_id is None or message_id is None or callback.arg not in (0, 1, 2):
             return Reply(text(lang, "err.outdated"))
         board = TopBoard(callback.arg)
-        group_lang = (await self.group_options(chat_id)).language or lang
+        options = await self.group_options(chat_id)
+        if board is TopBoard.SHARED and not options.shared_top:
+            return Reply(text(lang, "err.outdated"))  # the group left the shared board
+        group_lang = options.language or lang
         body = await top_text(self.db, chat_id, group_lang, board)
-        await self.messenger.edit(chat_id, message_id, body, top_keyboard(group_lang, board))
+        markup = top_keyboard(group_lang, board, shared=options.shared_top)
+        await self.messenger.edit(chat_id, message_id, body, markup)
         return Reply()
 
     async def stats(

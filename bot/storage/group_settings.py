@@ -33,6 +33,15 @@ class GroupSettingsRepository:
             return GroupSettingsRecord(chat_id)
         return GroupSettingsRecord(chat_id, dict(json.loads(row["changes"])), int(row["revision"]))
 
+    async def chosen(self, name: str, value: object) -> list[int]:
+        """The groups whose admins set ``name`` to ``value`` (JSON is read here, in Python:
+        the groups that changed anything are few)."""
+        async with self._db.reading():
+            rows = await self._db.fetch_all("SELECT chat_id, changes FROM group_settings")
+        return sorted(
+            int(row["chat_id"]) for row in rows if json.loads(row["changes"]).get(name) == value
+        )
+
     async def change(
         self, chat_id: int, name: str, value: Any, *, revision: int, by: int, at: float
     ) -> GroupSettingsRecord | None:

@@ -88,10 +88,15 @@ class SkillsRepository:
             await self._db.execute("DELETE FROM skill_games")
 
     async def top(
-        self, *, game: str, chat_id: int, min_rated: int, limit: int = 10
+        self, *, game: str, chat_id: int | Sequence[int], min_rated: int, limit: int = 10
     ) -> builtins.list[tuple[PlayerRecord, SkillRecord]]:
-        """The chat's players by conservative skill (mu - 3 sigma): those with a result in a
-        game of this variant in this chat and at least ``min_rated`` rated games."""
+        """The players of a chat (or of several) by conservative skill (mu - 3 sigma): those
+        with a result in a game of this variant there and at least ``min_rated`` rated
+        games."""
+        chats = [chat_id] if isinstance(chat_id, int) else list(chat_id)
+        if not chats:
+            return []
+        marks = ", ".join("?" for _ in chats)
         async with self._db.reading():
             rows = await self._db.fetch_all(
                 "SELECT p.user_id, p.name, p.username, p.language, p.telegram_language,"
@@ -99,10 +104,10 @@ class SkillsRepository:
                 " FROM skills s JOIN players p ON p.user_id = s.player"
                 " WHERE s.game = ? AND s.rated >= ? AND EXISTS ("
                 "   SELECT 1 FROM results res JOIN games g ON g.id = res.game_id"
-                "   WHERE res.user_id = s.player AND g.chat_id = ? AND g.variant = ?"
+                f"   WHERE res.user_id = s.player AND g.chat_id IN ({marks}) AND g.variant = ?"
                 " )"
                 " ORDER BY s.mu - 3 * s.sigma DESC, s.rated DESC, s.player ASC LIMIT ?",
-                (game, int(min_rated), chat_id, game, max(0, int(limit))),
+                (game, int(min_rated), *chats, game, max(0, int(limit))),
             )
         return [(player_from_row(row), _record(row)) for row in rows]
 

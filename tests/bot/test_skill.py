@@ -233,3 +233,21 @@ async def test_a_top_press_without_its_message_changes_nothing(db: Database) -> 
             assert "过期" in reply.text
         assert not messenger.messages
     assert decode("0:0:o:1") == Callback(0, 0, Act.TOP, 1)
+
+
+async def test_the_board_across_groups_counts_only_the_groups_that_opted_in(
+    db: Database,
+) -> None:
+    for chat, (a, b, c, d) in ((-100, (1, 2, 3, 4)), (-200, (5, 6, 7, 8)), (-300, (9, 10, 11, 12))):
+        for _ in range(10):
+            await ended(db, "shuangkou", [a, b, c, d], [True, False, True, False], chat_id=chat)
+    await catch_up(db)
+    for chat in (-100, -200):
+        await db.group_settings.change(chat, "shared_top", True, revision=0, by=1, at=1.0)
+    board = await top_text(db, -100, "zh", TopBoard.SHARED)
+    assert board.startswith("<b>跨群绍兴双扣技术榜</b>（2 个群）")
+    names = {line.split(" · ")[0].split(". ")[1] for line in board.split("\n") if ". " in line}
+    assert names == {f"player {n}" for n in range(1, 9)}  # not group -300's
+    async with running_service(db) as (service, _):
+        refused = await service.on_top_press(user(9), -300, 7, Callback(0, 0, Act.TOP, 2))
+        assert "过期" in refused.text  # -300 never opted in
