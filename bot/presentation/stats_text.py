@@ -15,6 +15,7 @@ from typing import Final
 
 from bot.game.levels import level_for, titles
 from bot.game.variants import VARIANTS
+from bot.presentation.achievement_text import names
 from bot.presentation.render import variant_name
 from bot.presentation.stats_chart import Band, ChartText, Series, draw
 from bot.presentation.strings import Lang, text
@@ -160,8 +161,9 @@ def stats_lines(
         lines += record_lines(lang, record, (skills or {}).get(record.variant))
     if achievements is not None and achievements[0]:
         keys, total = achievements
-        names = "、".join(text(lang, f"achievement.{key}") for key in keys)
-        lines.append(text(lang, "stats.achievements", n=len(keys), total=total, names=names))
+        lines.append(
+            text(lang, "stats.achievements", n=len(keys), total=total, names=names(lang, keys))
+        )
     return "\n".join(lines)
 
 

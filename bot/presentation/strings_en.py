@@ -219,6 +219,7 @@ EN: dict[str, str] = {
     "top.shared_title": "<b>{variant}: skill across {groups} groups</b>",
     "achievement.earned": "🏅 <b>New achievement!</b>\n{names}",
     "achievement.line": "· {name}",
+    "achievement.page": "🏅 New achievements: {names}",
     "achievement.first_win_shuangkou": "First 双扣 win",
     "achievement.first_win_paowang": "First 刨王 win",
     "achievement.shuangkou": "A 双扣",

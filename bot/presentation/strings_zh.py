@@ -213,6 +213,7 @@ ZH: dict[str, str] = {
     "top.shared_title": "<b>跨群{variant}技术榜</b>（{groups} 个群）",
     "achievement.earned": "🏅 <b>新成就！</b>\n{names}",
     "achievement.line": "· {name}",
+    "achievement.page": "🏅 新成就：{names}",
     "achievement.first_win_shuangkou": "双扣首胜",
     "achievement.first_win_paowang": "刨王首胜",
     "achievement.shuangkou": "打出双扣",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.presentation.strings import text
+from bot.presentation.achievement_text import earned_note
 from bot.service.events import Finished
 from bot.service.tables import Table
 
@@ -22,9 +22,4 @@ class AchievementNotes:
             seat = next((s for s in table.seats if s.user_id == user_id), None)
             if seat is None or seat.gone or not keys:
                 continue  # a player who left is sent nothing more (it is in /stats)
-            lang = seat.language
-            names = "\n".join(
-                text(lang, "achievement.line", name=text(lang, f"achievement.{key}"))
-                for key in keys
-            )
-            await self.deps.messenger.send(user_id, text(lang, "achievement.earned", names=names))
+            await self.deps.messenger.send(user_id, earned_note(seat.language, keys))

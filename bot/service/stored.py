@@ -53,6 +53,7 @@ class StoredGames:
         table.fixed_scores = self.fixed_scores(table, record)
         rows = await self.deps.db.results.for_game(record.id)
         table.settlement = settlement_of(table, rows, record.note)
+        table.settlement.earned = await self.deps.db.achievements.of_game(record.id)
         return table
 
     async def table_of(self, record: GameRecord) -> Table:

@@ -22,6 +22,7 @@ from bot.game.cards import NO_SUIT
 from bot.game.common import Combo, SeatView
 from bot.game.levels import level_for
 from bot.game.variants import BOMB_KINDS, hint_order
+from bot.presentation.achievement_text import earned_line
 from bot.presentation.names import bomb_name, play_name
 from bot.presentation.render import variant_name
 from bot.presentation.result_message import how_lines
@@ -219,8 +220,12 @@ def _result(table: Table, lang: Lang, seat: int | None) -> JSON | None:
             }
         rows.append(row)
     labels = table.labels()
+    viewer = table.seats[seat].user_id if seat is not None else None
+    earned = settlement.earned.get(viewer, []) if viewer is not None else []
     return {
         "headline": outcome_text(lang, result, table.size),
+        # the viewer's own new achievements (told to them alone, as in private)
+        "earned": earned_line(lang, earned) if earned else None,
         "how": [plain_text(line) for line in how_lines(lang, result, labels)],
         "rows": rows,
         "short_game": settlement.short_game,

@@ -232,6 +232,20 @@ async def test_five_pages_play_paowang_with_the_reveal_on_the_page(
             await opened.page.wait_for_selector("body[data-status='finished']")
         await screenshot(pages[0].page, "paowang-result-light")
         await screenshot(pages[1].page, "paowang-result-dark")
+        # each page shows its own player's new achievements (the winners' first 刨王 win, at
+        # least), and only theirs
+        assert table.settlement is not None and table.engine.result is not None
+        earned = table.settlement.earned
+        assert {table.seats[s].user_id for s in table.engine.result.winners} <= set(earned)
+        for seat, opened in pages.items():
+            line = await opened.page.query_selector("#panel .earned")
+            if earned.get(table.seats[seat].user_id or 0):
+                assert line is not None and "新成就：" in await line.inner_text()
+                assert ("刨王首胜" in await line.inner_text()) == (
+                    seat in table.engine.result.winners
+                )
+            else:
+                assert line is None
         check_pages(pages, table)
         assert not fake.unanswered_callbacks()
         fake.assert_clean()

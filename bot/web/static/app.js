@@ -541,6 +541,7 @@
       rows.append(line);
     }
     nodes.push(rows);
+    if (result.earned) nodes.push(el("div", "how earned", result.earned));
     if (result.short_game) nodes.push(el("div", "how", t("short_game")));
     const whole = el("details", "whole");
     whole.append(el("summary", "", t("whole_result")), el("div", "result", textOf(result.html)));
