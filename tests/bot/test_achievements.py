@@ -229,3 +229,29 @@ async def test_earners_are_told_privately_and_stats_lists_them(db: Database) -> 
         answer = await service.stats(winners[0])
         count = len(earned_by[winners[0].user_id])
         assert f"🏅 成就（{count}/{len(KEYS)}）：双扣首胜" in answer.text
+
+
+async def test_daxue_and_four_jokers_in_paowang(db: Database) -> None:
+    seed, log, result = find("paowang", lambda _, r: r.outcome == "大雪")
+    won = [s in result.winners for s in range(5)]
+    new = await take_in(db, await store(db, "paowang", seed, log, won))
+    assert all("daxue" in new[PEOPLE[s]] for s in result.winners)
+    seed, log, result = find("paowang", lambda _, r: r.how == WinHow.FOUR_JOKERS)
+    assert log == []  # 四王 in one hand: the game is won at the deal
+    new = await take_in(
+        db, await store(db, "paowang", seed, log, [s in result.winners for s in range(5)], at=300.0)
+    )
+    assert all("siwang" in new[PEOPLE[s]] for s in result.winners)
+
+
+async def test_taking_the_games_in_again_awards_nothing_twice(db: Database) -> None:
+    for n in range(6):
+        await store(db, "shuangkou", 1, [], [True, False, True, False], at=float(n))
+    await catch_up(db)
+    before = await db.achievements.of_player(1)
+    assert [e.key for e in before] == ["first_win_shuangkou", "streak_5"]
+    await db.skills.forget_all()  # as after a restart that takes every game in again
+    for game_id in await db.skills.waiting():
+        async with db.transaction():
+            assert await take_in(db, game_id) == {}  # nothing new to tell anyone
+    assert await db.achievements.of_player(1) == before
