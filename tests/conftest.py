@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench.pgcluster import Cluster, create_database, missing_reason, throwaway_cluster
+from bot.storage import Database, open_database
 from fakebot.fixtures import fake_telegram, fake_telegram_options
 
 __all__ = ["fake_telegram", "fake_telegram_options"]
@@ -41,6 +42,16 @@ def postgres_cluster() -> Iterator[Cluster]:
 async def fresh_postgres_database(cluster: Cluster) -> str:
     """A new empty database in ``cluster``; its URL."""
     return await create_database(cluster, f"test_{os.getpid()}_{next(_names)}")
+
+
+@pytest.fixture
+async def database(database_url: str) -> AsyncIterator[Database]:
+    """A fresh database opened on ``database_url`` (so: on SQLite, then on PostgreSQL)."""
+    opened = await open_database(database_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -5,7 +5,7 @@ everything is computed again from the stored games."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -16,20 +16,17 @@ from bot.game.players import make_player
 from bot.game.variants import VARIANTS
 from bot.service.achievements import KEYS
 from bot.service.skill import catch_up, take_in
-from bot.storage import Database, ResultRow, SeatRecord, open_database
+from bot.storage import Database, ResultRow, SeatRecord
 from tests.storage.conftest import add_players
 
 PEOPLE = (1, 2, 3, 4, 5)
 
 
 @pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    database = await open_database(database_url)
-    try:
-        await add_players(database, *PEOPLE, 6, 7, 8, 9)
-        yield database
-    finally:
-        await database.close()
+async def db(database: Database) -> Database:
+    """On SQLite, then on PostgreSQL (tests/conftest.py), with the players."""
+    await add_players(database, *PEOPLE, 6, 7, 8, 9)
+    return database
 
 
 def played(variant: str, seed: int) -> tuple[list[Action], Result]:

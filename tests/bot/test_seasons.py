@@ -4,13 +4,13 @@ included), on a fake clock, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 import pytest
 
 from bot.service.seasons import ZONE, number_of, numbered, previous, season_at
-from bot.storage import Database, ResultRow, SeatRecord, open_database
+from bot.storage import Database, ResultRow, SeatRecord
 from tests.bot.harness import running_service
 from tests.storage.conftest import FakeClock, add_players
 
@@ -21,12 +21,9 @@ DEC_1_JUST_AFTER = datetime(2026, 12, 1, 0, 0, 5, tzinfo=ZONE).timestamp()
 
 
 @pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    database = await open_database(database_url)
-    try:
-        yield database
-    finally:
-        await database.close()
+def db(database: Database) -> Database:
+    """On SQLite, then on PostgreSQL (tests/conftest.py)."""
+    return database
 
 
 async def played(

@@ -5,7 +5,7 @@ the same numbers, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from bot.presentation.callbacks import Act, Callback, decode
 from bot.presentation.rank_text import TopBoard
 from bot.service.queries import top_text
 from bot.service.skill import MODEL, catch_up, match_of, shown
-from bot.storage import Database, ResultRow, SeatRecord, open_database
+from bot.storage import Database, ResultRow, SeatRecord
 from bot.storage.skills import COMPUTER, SkillRecord
 from tests.bot.harness import running_service, user, wait_until
 from tests.bot.test_service import _computers_only, _humans_and_computers, _play_humans
@@ -32,12 +32,9 @@ def fresh(players: int) -> list[Any]:
 
 
 @pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    database = await open_database(database_url)
-    try:
-        yield database
-    finally:
-        await database.close()
+def db(database: Database) -> Database:
+    """On SQLite, then on PostgreSQL (tests/conftest.py)."""
+    return database
 
 
 async def ended(

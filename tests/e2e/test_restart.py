@@ -73,6 +73,18 @@ async def start_bot(
     return process
 
 
+async def start_shuangkou(fake: FakeTelegram, people: list[int]) -> None:
+    """The four people /start the bot, open a 双扣 lobby in the group, join it and start."""
+    for user_id in people:
+        await fake.send_text(user_id, user_id, "/start")
+    await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in people))
+    await fake.send_text(people[0], GROUP, "/newgame 双扣")
+    lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
+    for user_id in people[1:]:
+        await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
+    await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+
+
 def result_posted(fake: FakeTelegram) -> bool:
     return any("结果" in text for text in fake.sent_to(GROUP))
 
@@ -127,14 +139,7 @@ async def test_a_game_survives_sigkill(fake_telegram: FakeTelegram, tmp_path: Pa
     people = setup_world(fake, 4)
     process = await start_bot(fake, db_path)
     try:
-        for user_id in people:
-            await fake.send_text(user_id, user_id, "/start")
-        await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in people))
-        await fake.send_text(people[0], GROUP, "/newgame 双扣")
-        lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
-        for user_id in people[1:]:
-            await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
-        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        await start_shuangkou(fake, people)
         decisions = 0
         while decisions < 25 and await decide(fake, people, decisions):
             decisions += 1

@@ -26,8 +26,8 @@ from bot.game.variants import SHUANGKOU, apply_action, auto_passes
 from bot.storage import open_database
 from fakebot import FakeTelegram
 from tests.conftest import fresh_postgres_database
-from tests.e2e.driver import GROUP, ROOMY_LIMITS, setup_world
-from tests.e2e.test_restart import decide, result_posted, start_bot
+from tests.e2e.driver import ROOMY_LIMITS, setup_world
+from tests.e2e.test_restart import decide, result_posted, start_bot, start_shuangkou
 
 #: the issue's limit for a standby to take over after the active instance dies
 TAKEOVER_LIMIT = 15.0
@@ -93,14 +93,7 @@ async def test_the_standby_takes_over_a_game_when_the_active_instance_is_killed(
         waiting = await wait_for_health(ports[1], 503, 30)
         assert waiting == {"ready": False, "database": True, "active": False}
 
-        for user_id in people:
-            await fake.send_text(user_id, user_id, "/start")
-        await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in people))
-        await fake.send_text(people[0], GROUP, "/newgame 双扣")
-        lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
-        for user_id in people[1:]:
-            await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
-        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        await start_shuangkou(fake, people)
         decisions = 0
         while decisions < 25 and await decide(fake, people, decisions):
             decisions += 1

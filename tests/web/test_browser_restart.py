@@ -14,7 +14,7 @@ from playwright.async_api import Browser
 from fakebot import FakeTelegram
 from fakebot.miniapp import WebClient, init_data_for
 from tests.e2e.driver import GROUP, setup_world
-from tests.e2e.test_restart import _actions, _asked, _game_and_results, start_bot
+from tests.e2e.test_restart import _actions, _asked, _game_and_results, start_bot, start_shuangkou
 from tests.web.browser import OpenPage, open_page, shown_seq
 from tests.web.helpers import WEBAPP_URL
 
@@ -60,14 +60,7 @@ async def test_pages_resync_after_the_bot_is_killed(
     process = await start_bot(fake, db_path, **web)
     base = f"http://127.0.0.1:{port}/"
     try:
-        for user_id in people:
-            await fake.send_text(user_id, user_id, "/start")
-        await fake.wait_for(lambda: all(fake.chat(u).bot_messages for u in people))
-        await fake.send_text(people[0], GROUP, "/newgame 双扣")
-        lobby = await fake.wait_for_message(GROUP, contains="等待玩家")
-        for user_id in people[1:]:
-            await (await fake.press(user_id, GROUP, lobby.message_id, "加入")).answered()
-        await (await fake.press(people[0], GROUP, lobby.message_id, "开始")).answered()
+        await start_shuangkou(fake, people)
         await fake.wait_for_message(GROUP, contains="第 1 手")
         game = 1
         pages = {
