@@ -27,6 +27,22 @@ from fakebot import FakeMessage, FakeTelegram
 VARIANT_ARG = {"shuangkou": "双扣", "paowang": "刨王"}
 
 
+#: the databases a benchmark can run the bot on, as its report names them
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+def add_databases_option(parser: Any, runs: str) -> None:
+    """``--databases sqlite postgresql``: run ``runs`` on each (PostgreSQL: a throwaway
+    local cluster, bench/pgcluster.py)."""
+    parser.add_argument(
+        "--databases",
+        nargs="+",
+        choices=tuple(DATABASE_NAMES),
+        default=["sqlite"],
+        help=f"run {runs} on each (PostgreSQL: a throwaway local cluster)",
+    )
+
+
 def fake_settings(fake: FakeTelegram, db_path: Path, **overrides: Any) -> dict[str, Any]:
     """The bot's settings (``Settings`` keywords) pointed at the fake, plus ``overrides``."""
     return {

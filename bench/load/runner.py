@@ -15,7 +15,7 @@ from typing import Any
 
 import bench.load
 from bench.botrun import started, write_section
-from bench.harness import bot_process, fake_settings
+from bench.harness import DATABASE_NAMES, add_databases_option, bot_process, fake_settings
 from bench.load.botside import bot_process_main
 from bench.load.checks import CheckReport, check_games
 from bench.load.people import Scenario, TableSpec, table_mix
@@ -25,7 +25,6 @@ from bench.pgcluster import LIKE_SQLITE, copy_to_sqlite, create_database, throwa
 from fakebot import FakeTelegram
 
 SECTION = "bench.load"
-DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 @dataclass
@@ -100,13 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-quiet", action="store_true", help="skip the one-table run")
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the memory run")
-    parser.add_argument(
-        "--databases",
-        nargs="+",
-        choices=("sqlite", "postgresql"),
-        default=["sqlite"],
-        help="run the timing runs on each (PostgreSQL: a throwaway local cluster)",
-    )
+    add_databases_option(parser, "the timing runs")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--bot-process", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

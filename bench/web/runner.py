@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 import bench.web
 from bench.botrun import started, write_section
+from bench.harness import DATABASE_NAMES, add_databases_option
 from bench.web.botside import bot_process_main
 from bench.web.calls import GameCalls, run_calls
 from bench.web.live import LoadResult, Phase, run_load
 from bench.web.report import report
 
 SECTION = "bench.web"
-DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,13 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each phase")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--only", choices=("calls", "load"), help="run one part")
-    parser.add_argument(
-        "--databases",
-        nargs="+",
-        choices=("sqlite", "postgresql"),
-        default=["sqlite"],
-        help="run the latency part on each (PostgreSQL: a throwaway local cluster)",
-    )
+    add_databases_option(parser, "the latency part")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--bot-process", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
