@@ -258,8 +258,7 @@ def paired_section(
                     variant,
                     count,
                     search_factory(budget),
-                    title=f"search player ({budget.samples} samples × "
-                    f"{budget.max_candidates} moves, z ≥ {budget.z:g})",
+                    title=budget.title,
                     seed=seed,
                     jobs=jobs,
                 )
@@ -313,11 +312,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--search-moves", type=int, default=SearchBudget().max_candidates)
     parser.add_argument("--search-margin", type=float, default=SearchBudget().margin)
     parser.add_argument("--search-z", type=float, default=SearchBudget().z)
+    parser.add_argument(
+        "--search-previous-playouts",
+        action="store_true",
+        help="the search player starts from and plays out with the previous round's 刨王 AI "
+        "(without the move model), not today's",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     markdown, met = run(args.games, args.seed, " ".join(sys.argv[1:] if argv is None else argv))
     budget = SearchBudget(
-        args.search_samples, args.search_moves, args.search_margin, args.search_z
+        args.search_samples,
+        args.search_moves,
+        args.search_margin,
+        args.search_z,
+        args.search_previous_playouts,
     )
     markdown += "\n" + "\n".join(
         paired_section(

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from bench.search import SearchPlayer
 from bot.cli.simulate import mean_ci95, new_game, play_out
 from bot.game.players import AiPlayer, Player
+from bot.game.players.paowang_ai import Tuning
 
 PAOWANG_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(5), 2))
 
@@ -39,6 +40,17 @@ class SearchBudget:
     margin: float = 0.0
     #: leave the AI's choice only for a gain this sure (the paired differences' z)
     z: float = 2.0
+    #: play out (and start from) the previous round's 刨王 AI: the heuristic with its learned
+    #: bombs, without the move model (#27's second yardstick)
+    previous_playouts: bool = False
+
+    @property
+    def title(self) -> str:
+        playouts = ", play-outs by the previous round's AI" if self.previous_playouts else ""
+        return (
+            f"search player ({self.samples} samples × {self.max_candidates} moves, "
+            f"z ≥ {self.z:g}{playouts})"
+        )
 
 
 #: who sits in the tried seats: ``(seat, seed) -> player``; the others get the bot's AI
@@ -46,9 +58,12 @@ Factory = Callable[[int, int], Player]
 
 
 def _search_player(budget: SearchBudget, seat: int, seed: int) -> Player:
+    rollout = None
+    if budget.previous_playouts:
+        rollout = AiPlayer(seed, lookahead=False, paowang_tuning=Tuning(learned_moves=False))
     return SearchPlayer(
         seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin,
-        z=budget.z,
+        z=budget.z, rollout=rollout,
     )
 
 
