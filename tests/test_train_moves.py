@@ -89,3 +89,16 @@ def test_the_search_keeps_the_ais_choice_without_a_sure_gain() -> None:
     sure = SearchPlayer(1, samples=3, z=99.0)
     assert sure.choose(view) == sure.rollout.choose(view)
     assert sure.decisions == 1
+
+
+def test_the_second_yardstick_plays_out_with_the_previous_round() -> None:
+    """--search-previous-playouts: the search player's play-outs (and the choice it starts
+    from) are the 刨王 AI without its move model; by default they are today's AI."""
+    from bench.search_match import SearchBudget, search_factory
+
+    previous = search_factory(SearchBudget(previous_playouts=True))(0, 1)
+    today = search_factory(SearchBudget())(0, 1)
+    assert isinstance(previous, SearchPlayer) and isinstance(today, SearchPlayer)
+    assert previous.rollout._paowang_tuning.learned_moves is False  # type: ignore[attr-defined]
+    assert today.rollout._paowang_tuning.learned_moves is True  # type: ignore[attr-defined]
+    assert "previous round" in SearchBudget(previous_playouts=True).title
