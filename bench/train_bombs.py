@@ -88,14 +88,19 @@ def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Pa
 
 
 def write_rows(
-    work: Callable[[int], list[dict[str, Any]]], deals: int, jobs: int, out: Path
+    work: Callable[[int], list[dict[str, Any]]],
+    deals: int,
+    jobs: int,
+    out: Path,
+    first: int = 0,
 ) -> int:
-    """``work(deal)`` for deals 0 to ``deals`` - 1 in ``jobs`` processes, its rows written to
-    ``out`` as JSON lines in deal order (flushed deal by deal: a run stopped early leaves a
-    file of whole deals); how many rows."""
+    """``work(deal)`` for deals ``first`` to ``deals`` - 1 in ``jobs`` processes, its rows
+    written to ``out`` as JSON lines in deal order (flushed deal by deal: a run stopped early
+    leaves a file of whole deals, and ``first`` continues it in another file); how many
+    rows."""
     count = 0
     with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
-        for found in pool.map(work, range(deals)):
+        for found in pool.map(work, range(first, deals)):
             for row in found:
                 file.write(json.dumps(row) + "\n")
             count += len(found)

@@ -102,20 +102,32 @@ def decisions_of_deal(
 
 
 def collect(
-    deals: int, seed: int, samples: int, policy: str, rollout: str, jobs: int, out: Path
+    deals: int,
+    seed: int,
+    samples: int,
+    policy: str,
+    rollout: str,
+    jobs: int,
+    out: Path,
+    first: int = 0,
 ) -> int:
+    """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped,
+    whose file holds the deals before it, in a second file)."""
     work = functools.partial(
         decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout
     )
-    return write_rows(work, deals, jobs, out)
+    return write_rows(work, deals, jobs, out, first)
 
 
 def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     deals = max(row["deal"] for row in rows) + 1
+    first = min(row["deal"] for row in rows)
     return (
         f"python -m bench.train_moves collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
-        f"--rollout {rows[0].get('rollout', 'heuristic')} --out {name}"
+        f"--rollout {rows[0].get('rollout', 'heuristic')}"
+        + (f" --first-deal {first}" if first else "")
+        + f" --out {name}"
     )
 
 
@@ -198,6 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--rollout", choices=sorted(POLICIES), default="heuristic")
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument(
+        "--first-deal", type=int, default=0,
+        help="start at this deal: continue a run that stopped (its file has the deals before)",
+    )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
@@ -209,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "collect":
         count = collect(
-            args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out
+            args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out,
+            args.first_deal,
         )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import runpy
@@ -102,3 +103,26 @@ def test_the_second_yardstick_plays_out_with_the_previous_round() -> None:
     assert previous.rollout._paowang_tuning.learned_moves is False  # type: ignore[attr-defined]
     assert today.rollout._paowang_tuning.learned_moves is True  # type: ignore[attr-defined]
     assert "previous round" in SearchBudget(previous_playouts=True).title
+
+
+def _rows_of(deal: int) -> list[dict[str, int]]:
+    return [{"deal": deal, "n": n} for n in range(2)]
+
+
+def test_a_stopped_labelling_run_continues_in_a_second_file(tmp_path: Path) -> None:
+    """write_rows from a first deal: the two files together hold every deal once, and the
+    second one's made-with command says where it started."""
+    from bench.train_bombs import write_rows
+    from bench.train_moves import collected_by
+
+    assert write_rows(_rows_of, 3, 1, tmp_path / "a.jsonl") == 6
+    assert write_rows(_rows_of, 5, 1, tmp_path / "b.jsonl", first=3) == 4
+    deals = [
+        json.loads(line)["deal"]
+        for name in ("a.jsonl", "b.jsonl")
+        for line in (tmp_path / name).read_text().splitlines()
+    ]
+    assert deals == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    rows = [{"deal": 3, "seed": 23, "samples": 12, "policy": "model", "rollout": "model"}]
+    assert "--deals 4" in collected_by("b.jsonl", rows)
+    assert "--first-deal 3 --out b.jsonl" in collected_by("b.jsonl", rows)
