@@ -419,7 +419,11 @@ class GameService:
             log.info("skill ratings: %d ended games taken in", caught_up)
         recovered = await self.parts.recovery.recover()
         # the seasons that ended while the bot was down are announced now, the next at its end
-        await self.parts.seasons.announce_due()
+        # (an announcement that fails must not keep the bot from starting)
+        try:
+            await self.parts.seasons.announce_due()
+        except Exception:
+            log.exception("the seasons' announcements at start failed")
         self.parts.seasons.arm()
         return recovered
 
