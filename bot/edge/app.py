@@ -22,7 +22,7 @@ from bot.edge.handlers.members import ChatMembers
 from bot.edge.observe import Metrics, MetricsServer
 from bot.edge.outbox import Messenger
 from bot.edge.ratelimit import WindowRateLimiter
-from bot.edge.standby import Heartbeat, StandbyStopped, wait_until_active
+from bot.edge.standby import Heartbeat, StandbyStopped, become_active
 from bot.edge.startup import (
     StartupError,
     api_urls,
@@ -157,7 +157,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     if metrics is not None and settings.metrics_port is not None:
         # up before the lease: a standby answers /healthz too (503, not active)
         await _start_metrics_server(application, metrics, db)
-    await _become_active(application, db, metrics)
+    await become_active(application.bot_data, db, metrics)
     bot = application.bot
 
     members = ChatMembers(bot, settings)
@@ -204,34 +204,6 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         metrics.set_active(True)  # ready: the lease is held, the tables are recovered
     _tune_garbage_collector()
     log.info("bot @%s ready; %d unfinished games recovered", bot.username, recovered)
-
-
-async def _become_active(
-    application: Application,  # type: ignore[type-arg]
-    db: Database,
-    metrics: Metrics | None,
-) -> None:
-    """Hold the database's lease before anything that acts (PostgreSQL; on SQLite it is
-    held at once), waiting as a standby while another instance is active; then watch the
-    connection. Raises :class:`StandbyStopped` when asked to stop while waiting. /healthz
-    says active once the tables are recovered too (the end of ``_post_init``)."""
-    if metrics is not None:
-        metrics.set_active(False)
-    stopping: asyncio.Event | None = application.bot_data.get("stopping")
-    if not await wait_until_active(db, stopping=stopping):
-        raise StandbyStopped
-    if db.dialect == "postgresql":
-
-        def lost() -> None:
-            application.bot_data["lease_lost"] = True
-            if metrics is not None:
-                metrics.set_active(False)
-            if stopping is not None:
-                stopping.set()
-
-        heartbeat = Heartbeat(db, lost)
-        heartbeat.start()
-        application.bot_data["heartbeat"] = heartbeat
 
 
 async def _start_metrics_server(

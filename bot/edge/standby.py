@@ -19,9 +19,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, MutableMapping
+from typing import Any, Final
 
+from bot.edge.observe import Metrics
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,34 @@ async def wait_until_active(
             log.warning("standby: the lease is ours; this instance is active now")
             return True
     return False
+
+
+async def become_active(
+    bot_data: MutableMapping[str, Any], db: Database, metrics: Metrics | None
+) -> None:
+    """Hold the database's lease before anything that acts (PostgreSQL; on SQLite it is held
+    at once), waiting as a standby while another instance is active; then watch the
+    connection. Raises :class:`StandbyStopped` when asked to stop while waiting (SIGTERM sets
+    ``bot_data["stopping"]``). /healthz says active once the tables are recovered too (the end
+    of the application's start)."""
+    if metrics is not None:
+        metrics.set_active(False)
+    stopping: asyncio.Event | None = bot_data.get("stopping")
+    if not await wait_until_active(db, stopping=stopping):
+        raise StandbyStopped
+    if db.dialect != "postgresql":
+        return
+
+    def lost() -> None:
+        bot_data["lease_lost"] = True
+        if metrics is not None:
+            metrics.set_active(False)
+        if stopping is not None:
+            stopping.set()
+
+    heartbeat = Heartbeat(db, lost)
+    heartbeat.start()
+    bot_data["heartbeat"] = heartbeat
 
 
 class Heartbeat:

@@ -1,6 +1,6 @@
 """Every user-facing text, Chinese first and English complete. Nothing else holds wording:
 the texts are in ``strings_zh.py`` and ``strings_en.py`` (the web table's in
-``strings_web.py``), read through :func:`text`.
+``strings_web.py``, the league's in ``strings_league.py``), read through :func:`text`.
 
 Texts are HTML (the bot sends with parse_mode HTML): placeholders filled with names must be
 escaped by the caller (``render`` does it).
@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Literal
 
 from bot.presentation.strings_en import EN
+from bot.presentation.strings_league import LEAGUE_EN, LEAGUE_ZH
 from bot.presentation.strings_web import WEB_EN, WEB_ZH
 from bot.presentation.strings_zh import ZH
 
-_ZH = ZH | WEB_ZH
-_EN = EN | WEB_EN
+_ZH = ZH | WEB_ZH | LEAGUE_ZH
+_EN = EN | WEB_EN | LEAGUE_EN
 
 Lang = Literal["zh", "en"]
 LANGUAGES: tuple[Lang, ...] = ("zh", "en")

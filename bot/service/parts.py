@@ -32,6 +32,7 @@ from bot.service.hand_requests import HandRequests
 from bot.service.hands import HandMessages
 from bot.service.history import History
 from bot.service.inputs import SeatInputs
+from bot.service.league import League
 from bot.service.ledger import Ledger
 from bot.service.lobby import Lobby
 from bot.service.people import People
@@ -68,6 +69,7 @@ class Parts:
         self.history = History(deps, self.people, self.group_settings, self.stored)
         self.seasons = Seasons(deps, self.group_settings)
         self.achievement_notes = AchievementNotes(deps)
+        self.league = League(deps, self.people, self.group_settings, self.seasons)
         self.wire()
 
     def wire(self) -> None:

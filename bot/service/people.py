@@ -23,6 +23,11 @@ class People:
             return seat_language(record.language)
         return language_of(user.language_code, self.deps.settings.default_language)
 
+    async def can_message(self, user_id: int) -> bool:
+        """Whether the bot may write to the user privately (they started it, never blocked)."""
+        record = await self.deps.db.players.get(user_id)
+        return record is not None and record.can_message
+
     async def language(self, user: UserInfo) -> Lang:
         """The language the user reads: their /lang choice, or their Telegram language."""
         record = await self.deps.db.players.get(user.user_id)

@@ -9,7 +9,6 @@ Handlers and the web table call this facade with decoded input; it answers with 
 
 from __future__ import annotations
 
-import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -21,7 +20,6 @@ from bot.game.cards import Card
 from bot.game.variants import Variant
 from bot.presentation.callbacks import Callback
 from bot.presentation.keyboards import Keyboard
-from bot.presentation.rank_text import TopBoard, top_keyboard
 from bot.presentation.strings import Lang, text
 from bot.service.base import (
     Delivery,
@@ -37,8 +35,7 @@ from bot.service.deps import Deps
 from bot.service.events import PUBLIC_EVENTS, Acted, TableEvent
 from bot.service.group_options import GroupOptions
 from bot.service.parts import Parts
-from bot.service.queries import rank_text, top_text
-from bot.service.skill import catch_up
+from bot.service.queries import rank_text
 from bot.service.stats import PlayerStats, StatsAnswer
 from bot.service.tables import Settlement, Table
 from bot.service.turns import passes_itself
@@ -47,7 +44,6 @@ from bot.storage import Database
 #: seconds before a failed timer job (a computer's turn, an auto-pass, a time-out) runs again
 RETRY = 5.0
 
-log = logging.getLogger(__name__)
 
 
 def random_seed() -> int:
@@ -89,7 +85,7 @@ class GameService:
         self.people = parts.people
         self.lobby = parts.lobby
         self.player_stats = PlayerStats(db)
-        self.answers = CommandAnswers(messenger, can_message=self._can_message)
+        self.answers = CommandAnswers(messenger, can_message=parts.people.can_message)
 
     def time_commands(self, timer: Callable[[str, float], None]) -> None:
         """``timer(source, seconds)`` after every command at a table's door (the metrics)."""
@@ -219,43 +215,26 @@ class GameService:
         lang = await self.remember(user)
         return await rank_text(self.db, user.user_id, user.name, lang)
 
-    async def top(
-        self, chat_id: int, user: UserInfo, board: TopBoard = TopBoard.SKILL
-    ) -> str:
-        return await top_text(self.db, chat_id, await self.language(user), board)
-
     async def show_top(
         self, chat_id: int, user: UserInfo, *, reply_to: int | None = None, chat_title: str = ""
     ) -> Reply:
-        """/top in a group: the skill board, with a button that switches to 等级's."""
-        options = await self.group_options(chat_id)
-        lang = options.language or await self.language(user)
-        body = await top_text(self.db, chat_id, lang, TopBoard.SKILL)
-        await self.answer_in_group(
-            chat_id,
-            user,
-            body,
-            reply_to=reply_to,
-            markup=top_keyboard(lang, TopBoard.SKILL, shared=options.shared_top),
-            chat_title=chat_title,
-        )
+        """/top in a group: the skill board, with buttons to the other boards."""
+        body, markup = await self.parts.league.top(chat_id, user)
+        await self.answer_in_group(chat_id, user, body, reply_to, markup, chat_title)
         return Reply()
 
     async def on_top_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
     ) -> Reply:
-        """/top's switch: the message shows the other board (anyone in the group may)."""
-        lang = await self.language(user)
-        if chat_id is None or message_id is None or callback.arg not in (0, 1, 2):
-            return Reply(text(lang, "err.outdated"))
-        board = TopBoard(callback.arg)
-        options = await self.group_options(chat_id)
-        if board is TopBoard.SHARED and not options.shared_top:
-            return Reply(text(lang, "err.outdated"))  # the group left the shared board
-        group_lang = options.language or lang
-        body = await top_text(self.db, chat_id, group_lang, board)
-        markup = top_keyboard(group_lang, board, shared=options.shared_top)
-        await self.messenger.edit(chat_id, message_id, body, markup)
+        return await self.parts.league.on_top_press(user, chat_id, message_id, callback)
+
+    async def show_season(
+        self, chat_id: int, user: UserInfo, number: int | None = None, *,
+        reply_to: int | None = None, chat_title: str = "",
+    ) -> Reply:
+        """/season in a group: the current season's tables, or season ``number``'s."""
+        body = await self.parts.league.season(chat_id, user, number)
+        await self.answer_in_group(chat_id, user, body, reply_to, None, chat_title)
         return Reply()
 
     async def stats(
@@ -275,21 +254,14 @@ class GameService:
     # ---- history and replays ------------------------------------------------------------
 
     async def show_history(
-        self,
-        chat_id: int,
-        user: UserInfo,
-        *,
-        group: bool,
-        reply_to: int | None = None,
+        self, chat_id: int, user: UserInfo, *, group: bool, reply_to: int | None = None,
         chat_title: str = "",
     ) -> Reply:
         """/history: a group's last games, or in a private chat the player's own."""
         if not group:
             return await self.parts.history.show(chat_id, user, group=False, reply_to=reply_to)
         body, markup = await self.parts.history.message(chat_id, user, group=True)
-        await self.answer_in_group(
-            chat_id, user, body, reply_to=reply_to, markup=markup, chat_title=chat_title
-        )
+        await self.answer_in_group(chat_id, user, body, reply_to, markup, chat_title)
         return Reply()
 
     # ---- answers to commands in groups -----------------------------------------------------
@@ -299,7 +271,6 @@ class GameService:
         chat_id: int,
         user: UserInfo | None,
         body: str,
-        *,
         reply_to: int | None = None,
         markup: Keyboard | None = None,
         chat_title: str = "",
@@ -319,10 +290,6 @@ class GameService:
             markup=markup,
             private_note=note,
         )
-
-    async def _can_message(self, user_id: int) -> bool:
-        record = await self.db.players.get(user_id)
-        return record is not None and record.can_message
 
     async def on_replay_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, callback: Callback
@@ -410,37 +377,10 @@ class GameService:
     # ---- start and stop ------------------------------------------------------------------
 
     async def recover(self) -> int:
-        """Rebuild every unfinished lobby and game from the database; returns how many.
-
-        First the skill ratings take in the games that ended before (a database from before
-        them, or one whose ratings were forgotten), so they stay in the order games ended."""
-        caught_up = await catch_up(self.deps.db)
-        if caught_up:
-            log.info("skill ratings: %d ended games taken in", caught_up)
-        recovered = await self.parts.recovery.recover()
-        # the seasons that ended while the bot was down are announced now, the next at its end
-        # (an announcement that fails must not keep the bot from starting)
-        try:
-            await self.parts.seasons.announce_due()
-        except Exception:
-            log.exception("the seasons' announcements at start failed")
-        self.parts.seasons.arm()
-        return recovered
-
-    async def show_season(
-        self,
-        chat_id: int,
-        user: UserInfo,
-        number: int | None = None,
-        *,
-        reply_to: int | None = None,
-        chat_title: str = "",
-    ) -> Reply:
-        """/season in a group: the current season's tables, or season ``number``'s."""
-        lang = (await self.group_options(chat_id)).language or await self.language(user)
-        body = await self.parts.seasons.answer(chat_id, lang, number)
-        await self.answer_in_group(chat_id, user, body, reply_to=reply_to, chat_title=chat_title)
-        return Reply()
+        """Rebuild every unfinished lobby and game from the database; returns how many
+        (after the league's start: the ratings caught up, the seasons' ends announced)."""
+        await self.parts.league.start()
+        return await self.parts.recovery.recover()
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
