@@ -39,7 +39,8 @@ from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import Tree
-from bot.game.players.paowang_bombs import model_inputs, trees_sum
+from bot.game.players.paowang_bombs import model_inputs
+from bot.game.players.trees import trees_sum
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
 #: deals of this seed's range are the training set; bench.players uses other ranges

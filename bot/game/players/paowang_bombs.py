@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.common import Combo
-from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES, Tree
+from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
+from bot.game.players.trees import compiled
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +42,10 @@ BOMB_FEATURES = (
 )
 
 
+_BOMB_GAIN = compiled(BOMB_BASE, BOMB_TREES)
+
+
 def bomb_gain_expected(inputs: Sequence[float]) -> float:
     """What bombing is expected to gain over passing, in points for the seat: the model's
     small regression trees (gradient boosting, ``bench/train_bombs.py``) summed."""
-    return trees_sum(BOMB_BASE, BOMB_TREES, inputs)
-
-
-def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
-    """``base`` plus the leaf that ``inputs`` reach in each tree (see paowang_bomb_model)."""
-    total = base
-    for feature, threshold, left, right, value in trees:
-        node = 0
-        while feature[node] >= 0:
-            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-        total += value[node]
-    return total
+    return _BOMB_GAIN(inputs)

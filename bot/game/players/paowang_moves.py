@@ -16,7 +16,7 @@ then the move, then the heuristic's own choice, both as :func:`move_features` re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.game import paowang_combos
@@ -26,6 +26,7 @@ from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
+from bot.game.players.trees import Scorer, compiled
 
 POINTS = paowang_combos.POINTS
 SEATS = 5
@@ -211,20 +212,19 @@ def overtake_reason(position: Position, move: Combo) -> Reason | None:
 @dataclass(frozen=True, slots=True)
 class MoveModel:
     """Boosted regression trees: a move's expected gain over the heuristic's choice is
-    ``base`` plus one leaf of every tree (see ``paowang_bomb_model`` for a tree's layout)."""
+    ``base`` plus one leaf of every tree (see ``paowang_bomb_model`` for a tree's layout),
+    read by the trees compiled once into code (:func:`bot.game.players.trees.compiled`)."""
 
     base: float
     trees: tuple[Tree, ...]
+    _score: Scorer = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_score", compiled(self.base, self.trees))
 
     def expected_gain(self, inputs: Sequence[float]) -> float:
         """What a move is expected to gain over the heuristic's choice (points)."""
-        total = self.base
-        for feature, threshold, left, right, value in self.trees:
-            node = 0
-            while feature[node] >= 0:
-                node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-            total += value[node]
-        return total
+        return self._score(inputs)
 
 
 #: the model in the repository (``paowang_move_model.py``)

@@ -1,0 +1,57 @@
+"""Boosted regression trees, read fast: a model's trees turned into one Python function.
+
+A model is a ``base`` plus one leaf of every tree (the layout is described in
+``paowang_bomb_model``). Walking the stored tuples node by node costs about a third of a
+millisecond for the move model's 300 trees, which is most of what a decision with the model
+costs and most of what a play-out costs when the search labels with the model. The same trees
+written as nested ``if`` statements and compiled once (at import) give the same sums, bit for
+bit (the leaves are added in the same order), in a fraction of the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.game.players.paowang_bomb_model import Tree
+
+Scorer = Callable[[Sequence[float]], float]
+
+
+def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
+    """``base`` plus the leaf that ``inputs`` reach in each tree: the reference reading."""
+    total = base
+    for feature, threshold, left, right, value in trees:
+        node = 0
+        while feature[node] >= 0:
+            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+        total += value[node]
+    return total
+
+
+def compiled(base: float, trees: Sequence[Tree]) -> Scorer:
+    """A function that reads ``inputs`` as :func:`trees_sum` does, written out as code."""
+    used = sorted({index for tree in trees for index in tree[0] if index >= 0})
+    # the inputs the trees read, bound to local names once: a local is read faster than an item
+    lines = ["def score(x):", f"    t = {base!r}"]
+    lines += [f"    x{index} = x[{index}]" for index in used]
+    for tree in trees:
+        _write_node(tree, 0, 1, lines)
+    lines.append("    return t")
+    namespace: dict[str, object] = {}
+    # the source is made here from numbers only: nothing outside the model reaches it
+    exec(compile("\n".join(lines), "<trees>", "exec"), namespace)
+    scorer = namespace["score"]
+    assert callable(scorer)
+    return scorer
+
+
+def _write_node(tree: Tree, node: int, depth: int, lines: list[str]) -> None:
+    feature, threshold, left, right, value = tree
+    indent = "    " * depth
+    if feature[node] < 0:
+        lines.append(f"{indent}t += {value[node]!r}")
+        return
+    lines.append(f"{indent}if x{int(feature[node])} <= {float(threshold[node])!r}:")
+    _write_node(tree, left[node], depth + 1, lines)
+    lines.append(f"{indent}else:")
+    _write_node(tree, right[node], depth + 1, lines)

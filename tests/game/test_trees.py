@@ -1,0 +1,45 @@
+"""The learned models' trees read as code give exactly what walking the trees gives."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
+from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
+from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
+from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES
+from bot.game.players.trees import compiled, trees_sum
+
+#: a stump and a tree two deep: feature 1 at most 0.5 goes left (2.0), else feature 0 decides
+SMALL = (
+    ((1, -1, 0, -1, -1), (0.5, -2.0, 3.0, -2.0, -2.0), (1, -1, 3, -1, -1),
+     (2, -1, 4, -1, -1), (0.0, 2.0, 0.0, -1.0, 4.0)),
+    ((-1,), (-2.0,), (-1,), (-1,), (0.25,)),
+)
+
+# inputs near the thresholds the trees use (and on them), where a wrong comparison shows
+_values = st.one_of(
+    st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0]),
+    st.floats(min_value=-50, max_value=50, allow_nan=False),
+)
+
+
+def test_a_small_model_reads_each_branch() -> None:
+    score = compiled(1.0, SMALL)
+    assert score([0.0, 0.5]) == 1.0 + 2.0 + 0.25  # at the threshold: left
+    assert score([3.0, 0.6]) == 1.0 - 1.0 + 0.25
+    assert score([3.5, 0.6]) == 1.0 + 4.0 + 0.25
+    assert compiled(-0.5, ())([]) == -0.5
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_values, min_size=len(MOVE_FEATURES), max_size=len(MOVE_FEATURES)))
+def test_the_move_model_compiled_equals_the_trees_walked(inputs: list[float]) -> None:
+    assert COMMITTED.expected_gain(inputs) == trees_sum(MOVE_BASE, MOVE_TREES, inputs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_values, min_size=len(BOMB_FEATURES), max_size=len(BOMB_FEATURES)))
+def test_the_bomb_model_compiled_equals_the_trees_walked(inputs: list[float]) -> None:
+    assert bomb_gain_expected(inputs) == trees_sum(BOMB_BASE, BOMB_TREES, inputs)
