@@ -15,14 +15,14 @@ import dataclasses
 import functools
 import runpy
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
-from bot.game.players.paowang_moves import MoveModel
+from bot.game.players.trees import TreeModel
 
 #: the defaults before this benchmark changed them (bombs by the rules, with thresholds 15 / 25
 #: points; 亮王 with both 大王 only from a plan score of -10)
@@ -76,10 +76,11 @@ def tuned_factory(tuning: Tuning) -> Any:
     return functools.partial(_tuned, tuning)
 
 
-def load_model(path: Path) -> MoveModel:
-    """A move model file as ``bench.train_moves fit --write`` writes it."""
+def load_model(path: Path, name: str = "MOVE") -> TreeModel:
+    """A model file as ``bench.train_moves fit --write`` (``MOVE``) or ``bench.train_reveal
+    fit --write`` (``REVEAL``) writes it."""
     found = runpy.run_path(str(path))
-    return MoveModel(found["MOVE_BASE"], found["MOVE_TREES"])
+    return TreeModel(found[f"{name}_BASE"], found[f"{name}_TREES"])
 
 
 def move_tuning(name: str) -> Tuning:
@@ -91,13 +92,26 @@ def move_tuning(name: str) -> Tuning:
     return Tuning(move_model=load_model(Path(name)))
 
 
-def compare_models(tried: str, against: str, deals: int, seed: int, jobs: int) -> None:
+def reveal_tuning(name: str) -> Tuning:
+    """``rule`` (亮王 by the hand-written rule), ``committed`` (the repository's model), or a
+    model file written by ``bench.train_reveal``."""
+    if name == "rule":
+        return Tuning(learned_reveal=False)
+    if name == "committed":
+        return Tuning()
+    return Tuning(reveal_model=load_model(Path(name), "REVEAL"))
+
+
+def compare_models(
+    tried: str, against: str, deals: int, seed: int, jobs: int,
+    tuning_of: Callable[[str], Tuning] = move_tuning,
+) -> None:
     """A round of expert iteration against the one before, both ways: the tried model in two
     seats among three of the other, and the other among the tried."""
     for one, other in ((tried, against), (against, tried)):
         report = run_match(
-            "paowang", deals, tuned_factory(move_tuning(one)), title=one, seed=seed, jobs=jobs,
-            baseline=tuned_factory(move_tuning(other)),
+            "paowang", deals, tuned_factory(tuning_of(one)), title=one, seed=seed, jobs=jobs,
+            baseline=tuned_factory(tuning_of(other)),
         )
         print(
             f"{one} among {other}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
@@ -119,9 +133,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="compare two move models instead, both ways: heuristic, committed or a file "
         "written by bench.train_moves",
     )
+    parser.add_argument(
+        "--reveal", nargs=2, metavar=("TRIED", "AGAINST"),
+        help="compare two 亮王 answers, both ways: rule, committed or a file written by "
+        "bench.train_reveal",
+    )
     args = parser.parse_args(argv)
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        return 0
+    if args.reveal:
+        compare_models(
+            *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            tuning_of=reveal_tuning,
+        )
         return 0
     for change in VARIANTS:
         if args.only and args.only not in change:

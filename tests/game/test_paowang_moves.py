@@ -14,7 +14,6 @@ from bot.game.players.paowang_move_model import MOVE_TREES
 from bot.game.players.paowang_moves import (
     MOVE_FEATURES,
     MOVES,
-    MoveModel,
     Position,
     Reason,
     allowed,
@@ -24,6 +23,7 @@ from bot.game.players.paowang_moves import (
     position_of,
 )
 from bot.game.players.sampling import candidates
+from bot.game.players.trees import TreeModel
 
 
 def game_of(*hands: str, leader: int = 0) -> paowang.Game:
@@ -105,15 +105,15 @@ def test_the_heuristics_choice_stands_unless_a_move_clears_the_margin() -> None:
     here = position(view)
     moves = candidates(view, None, MOVES)
     assert moves[0] is None and len(moves) > 2
-    assert best_move(here, moves, MoveModel(0.0, ())) is None
+    assert best_move(here, moves, TreeModel(0.0, ())) is None
     taken = best_move(here, moves, _constant(1.0))
     assert taken is next(move for move in moves[1:] if allowed(here, move))
     assert best_move(here, moves, _constant(0.2), margin=0.25) is None
 
 
-def _constant(gain: float) -> MoveModel:
+def _constant(gain: float) -> TreeModel:
     """Trees that expect ``gain`` of every move: one leaf."""
-    return MoveModel(gain, (((-1,), (-2.0,), (-1,), (-1,), (0.0,)),))
+    return TreeModel(gain, (((-1,), (-2.0,), (-1,), (-1,), (0.0,)),))
 
 
 def test_the_ai_never_plays_over_a_known_partner_without_a_reason() -> None:

@@ -27,14 +27,16 @@ from bot.game.players.paowang_moves import (
     COMMITTED,
     MARGIN,
     MOVES,
-    MoveModel,
     beatable,
     best_move,
     points_of,
     position_of,
 )
 from bot.game.players.paowang_plan import ACE, part_matches, plan_for
+from bot.game.players.paowang_reveal import COMMITTED_REVEAL, reveal_features
+from bot.game.players.paowang_reveal import MARGIN as REVEAL_MARGIN
 from bot.game.players.sampling import candidates
+from bot.game.players.trees import TreeModel
 
 POINTS = paowang_combos.POINTS
 #: an opponent with this many cards or fewer may go out soon (扛旗, 双飞)
@@ -84,9 +86,14 @@ class Tuning:
     learned_moves: bool = True
     #: the trees that score the moves: None for the committed model
     #: (``paowang_move_model.py``); the benchmark seats another round's here to compare them
-    move_model: MoveModel | None = None
+    move_model: TreeModel | None = None
     #: points a move must be expected to gain over the heuristic's choice to be taken
     move_margin: float = MARGIN
+    #: answer 亮王 by the model fitted to paired play-outs of both answers
+    #: (``paowang_reveal``, ``bench/train_reveal.py``) when the repository has one
+    learned_reveal: bool = True
+    #: the trees that answer 亮王: None for the committed model (``paowang_reveal_model.py``)
+    reveal_model: TreeModel | None = None
 
 
 #: cards per rank in the deck
@@ -155,7 +162,20 @@ class PaowangAI:
     # -- 亮王 --------------------------------------------------------------------------------
 
     def choose_reveal(self, view: SeatView) -> bool:
-        """Reveal with a hand strong enough to expect the win: the score doubles either way.
+        """亮王: the learned answer (``paowang_reveal``) when the repository has one, else the
+        hand-written rule (:meth:`reveal_rule`), which the learned answer also reads."""
+        rule = self.reveal_rule(view)
+        tuning = self.tuning
+        if not tuning.learned_reveal:
+            return rule
+        model = tuning.reveal_model or COMMITTED_REVEAL
+        if not model.trees:
+            return rule
+        return model.expected_gain(reveal_features(view, rule)) > REVEAL_MARGIN
+
+    def reveal_rule(self, view: SeatView) -> bool:
+        """The hand-written rule: reveal with a hand strong enough to expect the win (the
+        score doubles either way).
 
         Revealing also lifts the 大王 up the ladder (row 6 to 12, 双大王 17 to 23) but tells the
         table whom to play against. With one 大王 the threshold is a plan score that about the

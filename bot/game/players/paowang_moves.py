@@ -16,17 +16,16 @@ then the move, then the heuristic's own choice, both as :func:`move_features` re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game import paowang_combos
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo, SeatView
 from bot.game.players.decompose import Part, Plan, run_beatable
-from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
-from bot.game.players.trees import Scorer, compiled
+from bot.game.players.trees import TreeModel
 
 POINTS = paowang_combos.POINTS
 SEATS = 5
@@ -209,26 +208,8 @@ def overtake_reason(position: Position, move: Combo) -> Reason | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class MoveModel:
-    """Boosted regression trees: a move's expected gain over the heuristic's choice is
-    ``base`` plus one leaf of every tree (see ``paowang_bomb_model`` for a tree's layout),
-    read by the trees compiled once into code (:func:`bot.game.players.trees.compiled`)."""
-
-    base: float
-    trees: tuple[Tree, ...]
-    _score: Scorer = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_score", compiled(self.base, self.trees))
-
-    def expected_gain(self, inputs: Sequence[float]) -> float:
-        """What a move is expected to gain over the heuristic's choice (points)."""
-        return self._score(inputs)
-
-
 #: the model in the repository (``paowang_move_model.py``)
-COMMITTED = MoveModel(MOVE_BASE, MOVE_TREES)
+COMMITTED = TreeModel(MOVE_BASE, MOVE_TREES)
 
 
 def inputs_of(
@@ -256,7 +237,7 @@ def allowed(position: Position, move: Combo | None) -> bool:
 
 
 def best_move(
-    position: Position, moves: Sequence[Combo | None], model: MoveModel = COMMITTED,
+    position: Position, moves: Sequence[Combo | None], model: TreeModel = COMMITTED,
     margin: float = MARGIN,
 ) -> Combo | None:
     """The heuristic's choice (``moves[0]``), or another move the trees expect to gain at

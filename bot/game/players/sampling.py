@@ -22,7 +22,8 @@ from bot.game.common import Combo, IllegalPlay, SeatView
 from bot.game.players.base import Player, legal_options, play_order_key
 
 __all__ = [
-    "Sample", "act", "candidates", "clone", "determinize", "finish", "replay", "same_play"
+    "Sample", "act", "candidates", "clone", "deal_at_reveal", "determinize", "finish", "replay",
+    "same_play",
 ]
 
 #: a game never lasts longer than this many actions (a guard against a bug)
@@ -100,6 +101,31 @@ def determinize(view: SeatView, rng: random.Random) -> tuple[Sample, Any] | None
         if game.over or game.turn != view.seat:
             continue
         return sample, game
+    return None
+
+
+def deal_at_reveal(view: SeatView, leader: int, rng: random.Random) -> paowang.Game | None:
+    """刨王 at the 亮王 moment, before any play: a deal that agrees with the seat's hand and
+    with what it knows of the sides and of the reveals already made, those reveals made, the
+    others (the seat's own included) still to answer; None if no agreeing deal was found."""
+    assert view.seat is not None and not view.history
+    seats = len(view.hand_sizes)
+    unseen = Counter(double_deck_without_threes())
+    unseen.subtract(view.hand)
+    pool = sorted(unseen.elements())
+    nothing_played: list[list[Card]] = [[] for _ in range(seats)]
+    for _ in range(MAX_REJECTIONS):
+        hidden = _deal_hidden(view, pool, nothing_played, rng)
+        if hidden is None:
+            continue
+        hands = [list(view.hand) if seat == view.seat else hidden[seat] for seat in range(seats)]
+        if not _agrees_with_sides(view, hands):
+            continue
+        game = paowang.Game(hands, leader)
+        for seat, shown in enumerate(view.revealed_jokers):
+            if shown:
+                game.reveal(seat, True)
+        return game
     return None
 
 

@@ -11,6 +11,7 @@ bit (the leaves are added in the same order), in a fraction of the time.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from bot.game.players.paowang_bomb_model import Tree
 
@@ -55,3 +56,19 @@ def _write_node(tree: Tree, node: int, depth: int, lines: list[str]) -> None:
     _write_node(tree, left[node], depth + 1, lines)
     lines.append(f"{indent}else:")
     _write_node(tree, right[node], depth + 1, lines)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeModel:
+    """A learned model: what a choice is expected to gain (points for the seat) is ``base``
+    plus one leaf of every tree, read by the trees compiled once into code."""
+
+    base: float
+    trees: tuple[Tree, ...]
+    _score: Scorer = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_score", compiled(self.base, self.trees))
+
+    def expected_gain(self, inputs: Sequence[float]) -> float:
+        return self._score(inputs)
