@@ -30,7 +30,7 @@ from bench.search_match import (
 )
 from bench.tune import HEURISTIC_MOVES, PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
-from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_ai
+from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_plan
 
 RESULTS = Path(__file__).parent / "results" / "players.md"
 
@@ -73,7 +73,7 @@ def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
         while not game.over:
             seat = next_actor(game)
             assert seat is not None
-            shuangkou_ai._DECOMPOSER._cache.clear()
+            shuangkou_plan._DECOMPOSER._cache.clear()
             paowang_plan._DECOMPOSER._cache.clear()
             view = game.view(seat)
             start = time.perf_counter()

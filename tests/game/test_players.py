@@ -20,7 +20,8 @@ from bot.game.players import (
     make_player,
     play_order_key,
 )
-from bot.game.players.shuangkou_ai import counts_of, plan_for
+from bot.game.players.decompose import counts_of
+from bot.game.players.shuangkou_plan import plan_for
 
 
 def game_of(*hands: str, leader: int = 0) -> shuangkou.Game:

@@ -6,6 +6,7 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.lookahead import look_ahead, worth_looking
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.shuangkou_ai import ShuangkouAI
+from bot.game.players.trees import TreeModel
 
 
 class AiPlayer:
@@ -16,12 +17,15 @@ class AiPlayer:
     heuristic alone (what those play-outs use, and the benchmark's search player)."""
 
     def __init__(
-        self, seed: int = 0, *, lookahead: bool = True, paowang_tuning: Tuning | None = None
+        self, seed: int = 0, *, lookahead: bool = True, paowang_tuning: Tuning | None = None,
+        shuangkou_moves: TreeModel | None = None,
     ) -> None:
         self.seed = seed
         self.lookahead = lookahead
+        self._shuangkou_moves = shuangkou_moves
         self._players: dict[str, ShuangkouAI | PaowangAI] = {
-            "shuangkou": ShuangkouAI(seed), "paowang": PaowangAI(seed, paowang_tuning)
+            "shuangkou": ShuangkouAI(seed, shuangkou_moves),
+            "paowang": PaowangAI(seed, paowang_tuning),
         }
         self._heuristic: AiPlayer | None = None
 
@@ -42,7 +46,8 @@ class AiPlayer:
         if self.lookahead and worth_looking(view):
             if self._heuristic is None:
                 self._heuristic = AiPlayer(
-                    self.seed, lookahead=False, paowang_tuning=self._paowang_tuning
+                    self.seed, lookahead=False, paowang_tuning=self._paowang_tuning,
+                    shuangkou_moves=self._shuangkou_moves,
                 )
             return look_ahead(view, choice, self._heuristic)
         return choice
