@@ -102,16 +102,35 @@ def reveal_tuning(name: str) -> Tuning:
     return Tuning(reveal_model=load_model(Path(name), "REVEAL"))
 
 
+def _shuangkou_player(moves: TreeModel | None, seat: int, seed: int) -> Player:
+    return AiPlayer(seat, shuangkou_moves=moves)
+
+
+def shuangkou_factory(name: str) -> Any:
+    """双扣 AI players: ``heuristic`` (no learned look), ``committed`` (the repository's
+    model), or a model file written by ``bench.train_shuangkou``."""
+    if name == "heuristic":
+        moves: TreeModel | None = TreeModel(0.0, ())
+    elif name == "committed":
+        moves = None
+    else:
+        moves = load_model(Path(name), "SK_MOVE")
+    return functools.partial(_shuangkou_player, moves)
+
+
 def compare_models(
     tried: str, against: str, deals: int, seed: int, jobs: int,
-    tuning_of: Callable[[str], Tuning] = move_tuning,
+    factory_of: Callable[[str], Any] = lambda name: tuned_factory(move_tuning(name)),
+    variant: str = "paowang",
 ) -> None:
     """A round of expert iteration against the one before, both ways: the tried model in two
-    seats among three of the other, and the other among the tried."""
-    for one, other in ((tried, against), (against, tried)):
+    seats among three of the other, and the other among the tried. In 双扣 one way says it
+    all: a partnership of each, on the same deals from both sides."""
+    ways = [(tried, against)] if variant == "shuangkou" else [(tried, against), (against, tried)]
+    for one, other in ways:
         report = run_match(
-            "paowang", deals, tuned_factory(tuning_of(one)), title=one, seed=seed, jobs=jobs,
-            baseline=tuned_factory(tuning_of(other)),
+            variant, deals, factory_of(one), title=one, seed=seed, jobs=jobs,
+            baseline=factory_of(other),
         )
         print(
             f"{one} among {other}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
@@ -138,6 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="compare two 亮王 answers, both ways: rule, committed or a file written by "
         "bench.train_reveal",
     )
+    parser.add_argument(
+        "--shuangkou", nargs=2, metavar=("TRIED", "AGAINST"),
+        help="compare two 双扣 move models, both ways: heuristic, committed or a file written "
+        "by bench.train_shuangkou",
+    )
     args = parser.parse_args(argv)
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
@@ -145,7 +169,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.reveal:
         compare_models(
             *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs,
-            tuning_of=reveal_tuning,
+            factory_of=lambda name: tuned_factory(reveal_tuning(name)),
+        )
+        return 0
+    if args.shuangkou:
+        compare_models(
+            *args.shuangkou, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            factory_of=shuangkou_factory, variant="shuangkou",
         )
         return 0
     for change in VARIANTS:

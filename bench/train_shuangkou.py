@@ -1,0 +1,159 @@
+"""Fits the 双扣 AI's move model, as ``bench.train_moves`` fits 刨王's: ``python -m
+bench.train_shuangkou collect --deals N --seed S --jobs J --out FILE``, then ``python -m
+bench.train_shuangkou fit FILE... [--write]`` (needs scikit-learn, in the test extra).
+
+``collect`` plays 双扣 deals at a table of the bot's AI (``--policy heuristic``: without the
+learned look; ``model``: with the one in the repository). At every decision the learned look
+is asked about (:func:`bot.game.players.shuangkou_moves.worth_a_look`: not over the partner's
+trick, not when the heuristic goes out) with more than one sensible move, it samples deals that
+agree with what the seat has seen and plays every move out on the same samples with the
+heuristic in every seat afterwards (``--rollout model``: the AI with its look). A move's label
+is what it scored over the heuristic's choice, in points for the seat (双扣's ±4 / ±2 / 0 a
+game), averaged over the samples, with its standard error. ``fit`` boosts regression trees on
+the labels (the settings of ``bench.train_moves``), holds a fifth of the deals out and prints
+the held-out gain at a few margins; ``--write`` writes
+``bot/game/players/shuangkou_move_model.py``. Whether a round is kept is decided by paired
+matches (``python -m bench.tune --shuangkou``), written down in ``bench/results/tuning.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.search import SearchPlayer
+from bench.train_bombs import Model, held_out, read_rows, tree_lines, write_rows
+from bench.train_moves import DEAL_OFFSET, TREES, fit, report
+from bot.cli.simulate import decide, new_game, next_actor
+from bot.game.players import AiPlayer
+from bot.game.players.decompose import counts_of
+from bot.game.players.sampling import candidates
+from bot.game.players.shuangkou_ai import ShuangkouAI
+from bot.game.players.shuangkou_moves import MOVES, inputs_of, position_of, worth_a_look
+from bot.game.players.trees import TreeModel
+
+MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/shuangkou_move_model.py"
+#: the heuristic alone (a model without trees)
+HEURISTIC = TreeModel(0.0, ())
+#: the table's players and the play-outs': without the learned look, or the repository's
+POLICIES: dict[str, TreeModel | None] = {"heuristic": HEURISTIC, "model": None}
+#: the heuristic's choice, the reference every label is measured from
+REFERENCE = ShuangkouAI(moves=HEURISTIC)
+
+
+def decisions_of_deal(
+    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic"
+) -> list[dict[str, Any]]:
+    """Every decision with a choice in one 双扣 deal, its moves labelled by paired play-outs."""
+    game = new_game("shuangkou", seed * 1_000_003 + DEAL_OFFSET + deal)
+    players = [
+        AiPlayer(seat, shuangkou_moves=POLICIES[policy]) for seat in range(game.seats)
+    ]
+    search = SearchPlayer(
+        deal, samples=samples,
+        rollout=AiPlayer(deal, lookahead=False, shuangkou_moves=POLICIES[rollout]),
+    )
+    found: list[dict[str, Any]] = []
+    while not game.over:
+        seat = next_actor(game)
+        assert seat is not None
+        view = game.view(seat)
+        choice = REFERENCE.heuristic_choice(view)
+        moves = candidates(view, choice, MOVES)
+        if len(moves) > 1 and worth_a_look(view, choice):
+            scores = search.scores(view, moves)
+            if scores is not None:
+                gains, errors = [], []
+                for index in range(1, len(moves)):
+                    differences = [row[index] - row[0] for row in scores]
+                    gains.append(statistics.fmean(differences))
+                    errors.append(statistics.stdev(differences) / len(differences) ** 0.5)
+                found.append({
+                    "deal": deal, "seed": seed, "samples": samples, "policy": policy,
+                    "rollout": rollout,
+                    "inputs": inputs_of(position_of(view, counts_of(view.hand)), moves),
+                    "allowed": [True] * (len(moves) - 1), "gains": gains, "errors": errors,
+                })
+        decide(players[seat], game, seat)
+    return found
+
+
+def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
+    deals = max(row["deal"] for row in rows) + 1
+    first = min(row["deal"] for row in rows)
+    return (
+        f"python -m bench.train_shuangkou collect --deals {deals} --seed {rows[0]['seed']} "
+        f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
+        f"--rollout {rows[0]['rollout']}" + (f" --first-deal {first}" if first else "")
+        + f" --out {name}"
+    )
+
+
+def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
+    lines = [
+        '"""The 双扣 AI\'s move model: what a move gains over the heuristic\'s choice, in points,',
+        "is SK_MOVE_BASE plus one leaf of every tree, found from the move's inputs",
+        "(SK_MOVE_FEATURES in shuangkou_moves). Fitted by ``bench/train_shuangkou.py`` to paired",
+        f"play-outs of {decisions} decisions; made with::",
+        "",
+        *(f"    {command}" for command in commands),
+        '"""',
+        "",
+        "# ruff: noqa: E501",
+        "",
+        "from bot.game.players.paowang_bomb_model import Tree",
+        "",
+        "#: the mean gain before any tree (points)",
+        f"SK_MOVE_BASE = {model.base!r}",
+        "SK_MOVE_TREES: tuple[Tree, ...] = (",
+        *tree_lines(model),
+        ")",
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.train_shuangkou", description=__doc__)
+    steps = parser.add_subparsers(dest="step", required=True)
+    gather = steps.add_parser("collect")
+    gather.add_argument("--deals", type=int, default=100)
+    gather.add_argument("--seed", type=int, default=51)
+    gather.add_argument("--samples", type=int, default=8)
+    gather.add_argument("--policy", choices=sorted(POLICIES), default="heuristic")
+    gather.add_argument("--rollout", choices=sorted(POLICIES), default="heuristic")
+    gather.add_argument("--jobs", type=int, default=1)
+    gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument("--first-deal", type=int, default=0)
+    fitting = steps.add_parser("fit")
+    fitting.add_argument("files", type=Path, nargs="+")
+    fitting.add_argument("--write", action="store_true")
+    fitting.add_argument("--model-out", type=Path, default=MODEL_FILE)
+    args = parser.parse_args(argv)
+    if args.step == "collect":
+        work = functools.partial(
+            decisions_of_deal, seed=args.seed, samples=args.samples, policy=args.policy,
+            rollout=args.rollout,
+        )
+        count = write_rows(work, args.deals, args.jobs, args.out, args.first_deal)
+        print(f"{count} decisions from {args.deals} deals in {args.out}")
+        return 0
+    rows = read_rows(args.files)
+    report(*held_out(rows))
+    if args.write:
+        commands = [
+            *(collected_by(path.name, [row for row in rows if row["file"] == number])
+              for number, path in enumerate(args.files)),
+            f"python -m bench.train_shuangkou fit {' '.join(p.name for p in args.files)} --write",
+        ]
+        write(fit(rows), commands, len(rows), args.model_out)
+        print(f"model of {TREES} trees written to {args.model_out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

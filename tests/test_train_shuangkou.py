@@ -1,0 +1,47 @@
+"""The script that fits the 双扣 AI's move model."""
+
+from __future__ import annotations
+
+import math
+import random
+import runpy
+from pathlib import Path
+
+from bench.train_bombs import Model
+from bench.train_moves import fit
+from bench.train_shuangkou import decisions_of_deal, write
+from bench.tune import shuangkou_factory
+from bot.game.players.shuangkou_moves import MOVES, SK_MOVE_FEATURES
+
+
+def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
+    rows = decisions_of_deal(0, seed=51, samples=2)
+    assert len(rows) > 10
+    taker_foe = SK_MOVE_FEATURES.index("taker foe")
+    leading = SK_MOVE_FEATURES.index("leading")
+    for row in rows:
+        moves = len(row["inputs"])
+        assert 1 <= moves <= MOVES - 1
+        assert len(row["gains"]) == len(row["errors"]) == moves
+        for inputs in row["inputs"]:
+            assert len(inputs) == len(SK_MOVE_FEATURES)
+            # asked only when leading or answering an opponent, never over the partner
+            assert inputs[leading] == 1.0 or inputs[taker_foe] == 1.0
+        assert all(math.isfinite(gain) for gain in row["gains"])
+
+
+def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    rows = [
+        {"deal": deal, "inputs": [[rng.uniform(0, 2) for _ in SK_MOVE_FEATURES]],
+         "allowed": [True], "gains": [rng.choice((-1.0, 1.0))]}
+        for deal in range(300)
+    ]
+    model = fit(rows, trees=20)
+    path = tmp_path / "sk.py"
+    write(model, ["python -m bench.train_shuangkou fit x.jsonl --write"], 300, path)
+    loaded = runpy.run_path(str(path))
+    assert Model(loaded["SK_MOVE_BASE"], loaded["SK_MOVE_TREES"]) == model
+    seated = shuangkou_factory(str(path))(0, 0)
+    assert seated._players["shuangkou"].moves.trees == model.trees
+    assert "300 decisions" in path.read_text()
