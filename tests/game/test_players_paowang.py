@@ -301,7 +301,10 @@ def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
     ]
 
 
-def test_the_ai_reveals_a_strong_hand_and_keeps_a_weak_one_quiet() -> None:
+RULE = Tuning(learned_reveal=False)
+
+
+def test_the_rule_reveals_a_strong_hand_and_keeps_a_weak_one_quiet() -> None:
     strong = parse_cards("大王 2 2 2 A A A K K K Q Q Q J J 10 10 9 9 8")
     weak = parse_cards("大王 4 6 8 10 Q 4 6 8 10 Q 5 9 K")
     others = list(paowang.Game.deal(1).hands)
@@ -314,20 +317,46 @@ def test_the_ai_reveals_a_strong_hand_and_keeps_a_weak_one_quiet() -> None:
         game = paowang.Game(hands, leader=0)
         view = game.view(0)
         assert view.reveal_pending
-        assert AiPlayer().choose_reveal(view) is expected
+        assert AiPlayer(paowang_tuning=RULE).choose_reveal(view) is expected
 
 
-def test_with_both_大王_a_middling_hand_reveals() -> None:
-    """Alone against four, revealed 双大王 (row 23) outranks nearly the whole ladder: paired
-    matches favoured revealing with all but the weakest hands (bench/tune.py)."""
-    hand = parse_cards("大王 大王 4 6 8 10 Q 4 5 6 8 10 Q 5 9 K 7 J 2 2")
-    assert -30 <= plan_for(counts_of(hand), revealed=True).score < -10
+def _alone(cards: str) -> SeatView:
+    hand = parse_cards(cards)
     others = [
         [c for c in other if c >> 3 != BIG_JOKER] for other in paowang.Game.deal(1).hands[1:]
     ]
     game = paowang.Game([hand, *others], leader=0)
     assert game.view(0).reveal_pending
-    assert AiPlayer().choose_reveal(game.view(0)) is True
+    return game.view(0)
+
+
+def test_with_both_大王_the_rule_reveals_a_middling_hand() -> None:
+    """The rule: revealed 双大王 (row 23) outranks nearly the whole ladder, and paired matches
+    of the rules favoured revealing with all but the weakest hands (bench/tune.py)."""
+    hand = "大王 大王 4 6 8 10 Q 4 5 6 8 10 Q 5 9 K 7 J 2 2"
+    assert -30 <= plan_for(counts_of(parse_cards(hand)), revealed=True).score < -10
+    assert AiPlayer(paowang_tuning=RULE).choose_reveal(_alone(hand)) is True
+
+
+def test_with_both_大王_the_learned_answer_reveals_only_a_hand_that_wins() -> None:
+    """Alone against four, revealing tells the four whom to play against and doubles the
+    score: the paired play-outs lost about 7 points a hand by revealing below a plan score of
+    0, and gained about 5 above 10 (bench/results/tuning.md)."""
+    middling = "大王 大王 4 6 8 10 Q 4 5 6 8 10 Q 5 9 K 7 J 2 2"
+    strong = "大王 大王 2 2 2 A A A K K K Q Q Q J J 10 10 9 9"
+    assert plan_for(counts_of(parse_cards(strong)), revealed=True).score > 20
+    assert AiPlayer().choose_reveal(_alone(middling)) is False
+    assert AiPlayer().choose_reveal(_alone(strong)) is True
+
+
+def test_once_the_partner_revealed_the_learned_answer_keeps_the_second_大王_quiet() -> None:
+    """The score is doubled once however many reveal: a second reveal adds nothing and shows
+    the table the whole 王 side. Before the partner's reveal the same hand reveals."""
+    game = paowang.Game.deal(2)
+    first, second = (seat for seat in range(5) if game.big_jokers[seat])
+    assert AiPlayer().choose_reveal(game.view(second)) is True
+    game.reveal(first, True)
+    assert AiPlayer().choose_reveal(game.view(second)) is False
 
 
 # -- strength, on small samples ------------------------------------------------------------
