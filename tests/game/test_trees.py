@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,7 +11,7 @@ from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES
-from bot.game.players.trees import compiled, trees_sum
+from bot.game.players.trees import TreeModel, compiled, trees_sum
 
 #: a stump and a tree two deep: feature 1 at most 0.5 goes left (2.0), else feature 0 decides
 SMALL = (
@@ -43,3 +45,12 @@ def test_the_move_model_compiled_equals_the_trees_walked(inputs: list[float]) ->
 @given(st.lists(_values, min_size=len(BOMB_FEATURES), max_size=len(BOMB_FEATURES)))
 def test_the_bomb_model_compiled_equals_the_trees_walked(inputs: list[float]) -> None:
     assert bomb_gain_expected(inputs) == trees_sum(BOMB_BASE, BOMB_TREES, inputs)
+
+
+def test_a_model_goes_to_a_worker_process_and_reads_the_same() -> None:
+    """The benchmarks seat models in worker processes: the compiled reading is made again."""
+    model = TreeModel(1.0, SMALL)
+    again = pickle.loads(pickle.dumps(model))
+    assert again == model
+    for inputs in ([0.0, 0.5], [3.0, 0.6], [3.5, 0.6]):
+        assert again.expected_gain(inputs) == model.expected_gain(inputs)

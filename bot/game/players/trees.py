@@ -72,3 +72,7 @@ class TreeModel:
 
     def expected_gain(self, inputs: Sequence[float]) -> float:
         return self._score(inputs)
+
+    def __reduce__(self) -> tuple[type[TreeModel], tuple[float, tuple[Tree, ...]]]:
+        # the compiled function cannot be pickled: a worker process compiles the trees again
+        return (TreeModel, (self.base, self.trees))
