@@ -28,7 +28,14 @@ from bench.search_match import (
     run_match,
     search_factory,
 )
-from bench.tune import HEURISTIC_MOVES, PREVIOUS, QUIET_ALONE, RULES_BOMBS, tuned_factory
+from bench.tune import (
+    HEURISTIC_MOVES,
+    PREVIOUS,
+    RULE_REVEAL,
+    RULES_BOMBS,
+    shuangkou_factory,
+    tuned_factory,
+)
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
 from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_plan
 
@@ -198,14 +205,25 @@ def paired_section(
             flush=True,
         )
 
-    # what the work on #15 changed: 双扣's look-ahead, 刨王's bomb thresholds, 亮王 alone, and
-    # the learned bomb model
+    # what the work on #15 and #27 changed: 双扣's look-ahead and learned look, 刨王's bomb
+    # thresholds, the learned bombs, moves and 亮王
     show(
         run_match(
             "shuangkou",
             deals,
             heuristic_factory,
-            title="heuristic alone (the AI without its look-ahead)",
+            title="the AI without its look-ahead near the end",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
+    show(
+        run_match(
+            "shuangkou",
+            deals,
+            shuangkou_factory("heuristic"),
+            title="the previous default: the AI without its learned look (the heuristic and "
+            "its look-ahead)",
             seed=seed,
             jobs=jobs,
         )
@@ -224,8 +242,8 @@ def paired_section(
         run_match(
             "paowang",
             deals,
-            tuned_factory(QUIET_ALONE),
-            title="the AI with the earlier 亮王 alone (from a plan score of -10, not -30)",
+            tuned_factory(RULE_REVEAL),
+            title="the AI with 亮王 by the rule, not the learned model",
             seed=seed,
             jobs=jobs,
         )

@@ -34,8 +34,8 @@ PREVIOUS = Tuning(
 HEURISTIC_MOVES = Tuning(learned_moves=False)
 #: today's defaults but bombs decided by the hand-written rules, not the learned model
 RULES_BOMBS = Tuning(learned_bombs=False)
-#: today's defaults but the earlier, stricter 亮王 alone
-QUIET_ALONE = Tuning(reveal_alone=-10.0)
+#: today's defaults but 亮王 by the hand-written rule, not the learned model
+RULE_REVEAL = Tuning(learned_reveal=False)
 
 VARIANTS: tuple[dict[str, Any], ...] = (
     {"follow_cost": -2.0},
