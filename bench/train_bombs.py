@@ -145,15 +145,16 @@ def held_out(
 
 def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
-    collected_by: Callable[[str, Sequence[dict[str, Any]]], str],
+    collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
-    preceded by the fit it played by when it was collected at a table of the model."""
+    preceded by the fit it played by when it was collected at a table of the model (unless
+    ``refits`` is off: the table's model is not the one fitted here)."""
     commands: list[str] = []
     earlier: list[str] = []
     for number, path in enumerate(paths):
         command = collected_by(path.name, [row for row in rows if row["file"] == number])
-        if "--policy model" in command:  # it played by the model fitted to the files before
+        if refits and "--policy model" in command:  # it played by the model fitted before
             commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
         commands.append(command)
         earlier.append(path.name)
@@ -216,6 +217,28 @@ def fit_trees(
         ))
     base = float(boosting.init_.constant_[0, 0])
     return Model(round(base, 6), tuple(read))
+
+
+def model_source(summary: Sequence[str], commands: Sequence[str], prefix: str, model: Model) -> str:
+    """A model file: its docstring (``summary``, then the commands that made it), then
+    ``{prefix}_BASE`` and ``{prefix}_TREES`` as plain tuples."""
+    lines = [
+        '"""' + summary[0], *summary[1:],
+        "",
+        *(f"    {command}" for command in commands),
+        '"""',
+        "",
+        "# ruff: noqa: E501",
+        "",
+        "from bot.game.players.paowang_bomb_model import Tree",
+        "",
+        "#: the mean gain before any tree (points)",
+        f"{prefix}_BASE = {model.base!r}",
+        f"{prefix}_TREES: tuple[Tree, ...] = (",
+        *tree_lines(model),
+        ")",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def tree_lines(model: Model) -> list[str]:

@@ -40,8 +40,8 @@ from bench.train_bombs import (
     fit_trees,
     held_out,
     made_with,
+    model_source,
     read_rows,
-    tree_lines,
     write_rows,
 )
 from bot.cli.simulate import decide, new_game, next_actor
@@ -177,26 +177,13 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
 
 
 def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
-    lines = [
-        '"""The 刨王 AI\'s move model: what a move gains over the heuristic\'s choice, in points,',
+    summary = [
+        "The 刨王 AI's move model: what a move gains over the heuristic's choice, in points,",
         "is MOVE_BASE plus one leaf of every tree, found from the move's inputs (MOVE_FEATURES in",
         "paowang_moves). Fitted by ``bench/train_moves.py`` to paired play-outs of",
         f"{decisions} decisions; made with::",
-        "",
-        *(f"    {command}" for command in commands),
-        '"""',
-        "",
-        "# ruff: noqa: E501",
-        "",
-        "from bot.game.players.paowang_bomb_model import Tree",
-        "",
-        "#: the mean gain before any tree (points)",
-        f"MOVE_BASE = {model.base!r}",
-        "MOVE_TREES: tuple[Tree, ...] = (",
-        *tree_lines(model),
-        ")",
     ]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(model_source(summary, commands, "MOVE", model))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

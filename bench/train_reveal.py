@@ -31,9 +31,10 @@ from bench.train_bombs import (
     Model,
     fit_trees,
     held_out,
+    made_with,
+    model_source,
     policy_gain,
     read_rows,
-    tree_lines,
     write_rows,
 )
 from bench.train_moves import DEAL_OFFSET, POLICIES
@@ -122,26 +123,13 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
 
 
 def write(model: Model, commands: Sequence[str], answers: int, path: Path = MODEL_FILE) -> None:
-    lines = [
-        '"""The 刨王 AI\'s 亮王 model: what revealing gains over not revealing, in points, is',
+    summary = [
+        "The 刨王 AI's 亮王 model: what revealing gains over not revealing, in points, is",
         "REVEAL_BASE plus one leaf of every tree, found from the hand's inputs (REVEAL_FEATURES in",
         "paowang_reveal). Fitted by ``bench/train_reveal.py`` to paired play-outs of",
         f"{answers} answers; made with::",
-        "",
-        *(f"    {command}" for command in commands),
-        '"""',
-        "",
-        "# ruff: noqa: E501",
-        "",
-        "from bot.game.players.paowang_bomb_model import Tree",
-        "",
-        "#: the mean gain before any tree (points)",
-        f"REVEAL_BASE = {model.base!r}",
-        "REVEAL_TREES: tuple[Tree, ...] = (",
-        *tree_lines(model),
-        ")",
     ]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(model_source(summary, commands, "REVEAL", model))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -170,13 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = read_rows(args.files)
     report(*held_out(rows))
     if args.write:
-        # every file is labelled at a table of the AI as committed (its 亮王 by the rule)
-        commands = [
-            *(collected_by(path.name, [row for row in rows if row["file"] == number])
-              for number, path in enumerate(args.files)),
-            f"python -m bench.train_reveal fit {' '.join(path.name for path in args.files)} "
-            "--write",
-        ]
+        # "--policy model" names the table's move model, not a 亮王 model fitted here
+        commands = made_with(
+            "bench.train_reveal", args.files, rows, collected_by, refits=False
+        )
         write(fit(rows), commands, len(rows), args.model_out)
         print(f"model of {TREES} trees written to {args.model_out}")
     return 0

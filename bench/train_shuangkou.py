@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
-from bench.train_bombs import Model, held_out, read_rows, tree_lines, write_rows
+from bench.train_bombs import Model, held_out, made_with, model_source, read_rows, write_rows
 from bench.train_moves import DEAL_OFFSET, TREES, fit, report
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
@@ -95,26 +95,13 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
 
 
 def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
-    lines = [
-        '"""The 双扣 AI\'s move model: what a move gains over the heuristic\'s choice, in points,',
+    summary = [
+        "The 双扣 AI's move model: what a move gains over the heuristic's choice, in points,",
         "is SK_MOVE_BASE plus one leaf of every tree, found from the move's inputs",
         "(SK_MOVE_FEATURES in shuangkou_moves). Fitted by ``bench/train_shuangkou.py`` to paired",
         f"play-outs of {decisions} decisions; made with::",
-        "",
-        *(f"    {command}" for command in commands),
-        '"""',
-        "",
-        "# ruff: noqa: E501",
-        "",
-        "from bot.game.players.paowang_bomb_model import Tree",
-        "",
-        "#: the mean gain before any tree (points)",
-        f"SK_MOVE_BASE = {model.base!r}",
-        "SK_MOVE_TREES: tuple[Tree, ...] = (",
-        *tree_lines(model),
-        ")",
     ]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(model_source(summary, commands, "SK_MOVE", model))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -145,11 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = read_rows(args.files)
     report(*held_out(rows))
     if args.write:
-        commands = [
-            *(collected_by(path.name, [row for row in rows if row["file"] == number])
-              for number, path in enumerate(args.files)),
-            f"python -m bench.train_shuangkou fit {' '.join(p.name for p in args.files)} --write",
-        ]
+        commands = made_with("bench.train_shuangkou", args.files, rows, collected_by)
         write(fit(rows), commands, len(rows), args.model_out)
         print(f"model of {TREES} trees written to {args.model_out}")
     return 0
