@@ -233,7 +233,8 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(PREVIOUS),
-            title="the AI as it was (bombs for 15 / 25 points, 亮王 alone from -10)",
+            title="the AI as it was before #15 (no learned model; bombs for 15 / 25 points, "
+            "亮王 alone from -10)",
             seed=seed,
             jobs=jobs,
         )
@@ -243,7 +244,7 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(RULE_REVEAL),
-            title="the AI with 亮王 by the rule, not the learned model",
+            title="the previous default: the AI with 亮王 by the rule, not the learned model",
             seed=seed,
             jobs=jobs,
         )
@@ -253,8 +254,7 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(HEURISTIC_MOVES),
-            title="the previous default: the AI without its learned moves (the heuristic and "
-            "its learned bombs)",
+            title="the AI without its learned moves (the heuristic, its learned bombs and 亮王)",
             seed=seed,
             jobs=jobs,
         )

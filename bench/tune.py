@@ -28,7 +28,7 @@ from bot.game.players.trees import TreeModel
 #: points; 亮王 with both 大王 only from a plan score of -10)
 PREVIOUS = Tuning(
     bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, learned_bombs=False,
-    learned_moves=False,
+    learned_moves=False, learned_reveal=False,
 )
 #: the default before the move model (#27): the heuristic with its learned bombs
 HEURISTIC_MOVES = Tuning(learned_moves=False)
