@@ -30,7 +30,6 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ from bot.game.players import AiPlayer
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import Tree
 from bot.game.players.paowang_bombs import model_inputs
-from bot.game.players.trees import trees_sum
+from bot.game.players.trees import TreeModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
 #: deals of this seed's range are the training set; bench.players uses other ranges
@@ -176,23 +175,14 @@ LEARNING_RATE = 0.05
 MIN_LEAF = 40
 
 
-@dataclass(frozen=True, slots=True)
-class Model:
-    base: float
-    trees: tuple[Tree, ...]
-
-    def predict(self, inputs: Sequence[float]) -> float:
-        return trees_sum(self.base, self.trees, inputs)
-
-
-def fit(rows: Sequence[dict[str, Any]]) -> Model:
+def fit(rows: Sequence[dict[str, Any]]) -> TreeModel:
     return fit_trees([row["inputs"] for row in rows], [row["gain"] for row in rows])
 
 
 def fit_trees(
     inputs: Sequence[Sequence[float]], labels: Sequence[float], *, trees: int = TREES,
     depth: int = DEPTH, min_leaf: int = MIN_LEAF,
-) -> Model:
+) -> TreeModel:
     """Gradient-boosted regression trees (scikit-learn) of the labels on the inputs, read
     out into plain tuples (the bot does not import scikit-learn)."""
     import numpy as np
@@ -216,10 +206,12 @@ def fit_trees(
             tuple(round(float(v) * LEARNING_RATE, 6) for v in tree.value[:, 0, 0]),
         ))
     base = float(boosting.init_.constant_[0, 0])
-    return Model(round(base, 6), tuple(read))
+    return TreeModel(round(base, 6), tuple(read))
 
 
-def model_source(summary: Sequence[str], commands: Sequence[str], prefix: str, model: Model) -> str:
+def model_source(
+    summary: Sequence[str], commands: Sequence[str], prefix: str, model: TreeModel
+) -> str:
     """A model file: its docstring (``summary``, then the commands that made it), then
     ``{prefix}_BASE`` and ``{prefix}_TREES`` as plain tuples."""
     lines = [
@@ -241,7 +233,7 @@ def model_source(summary: Sequence[str], commands: Sequence[str], prefix: str, m
     return "\n".join(lines) + "\n"
 
 
-def tree_lines(model: Model) -> list[str]:
+def tree_lines(model: TreeModel) -> list[str]:
     """The trees as lines of Python, one tree a line."""
     return [f"    {tree!r}," for tree in model.trees]
 
@@ -253,7 +245,7 @@ def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
 
 def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
     fitted = fit(train)
-    model = [fitted.predict(row["inputs"]) > 0 for row in held]
+    model = [fitted.expected_gain(row["inputs"]) > 0 for row in held]
     rule = [bool(row["rule"]) for row in held]
     best = [row["gain"] > 0 for row in held]
     print(f"{len(train)} questions to fit, {len(held)} held out")
@@ -266,7 +258,7 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
 
 
 def write(
-    model: Model, commands: Sequence[str], questions: int, path: Path = MODEL_FILE
+    model: TreeModel, commands: Sequence[str], questions: int, path: Path = MODEL_FILE
 ) -> None:
     lines = [
         '"""The 刨王 AI\'s bomb-or-pass model: what bombing gains over passing, in points, is',

@@ -36,7 +36,6 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bench.train_bombs import (
-    Model,
     fit_trees,
     held_out,
     made_with,
@@ -49,8 +48,9 @@ from bot.game.players import AiPlayer
 from bot.game.players.base import revealed_self
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
-from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, pick, position_of
-from bot.game.players.sampling import candidates
+from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, position_of
+from bot.game.players.sampling import candidates, pick
+from bot.game.players.trees import TreeModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_move_model.py"
 #: deals of this range are the training set; bench.players and bench.tune use others
@@ -141,18 +141,18 @@ MIN_LEAF = 20
 def fit(
     rows: Sequence[dict[str, Any]], trees: int = TREES, depth: int = DEPTH,
     min_leaf: int = MIN_LEAF,
-) -> Model:
+) -> TreeModel:
     inputs = [move for row in rows for move in row["inputs"]]
     labels = [gain for row in rows for gain in row["gains"]]
     return fit_trees(inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf)
 
 
-def picks(model: Model, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
+def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
     """For each decision, the move the trees take (0: the heuristic's choice)."""
     return [
         pick(
             [
-                model.predict(inputs) if ok else None
+                model.expected_gain(inputs) if ok else None
                 for inputs, ok in zip(row["inputs"], row["allowed"], strict=True)
             ],
             margin,
@@ -176,7 +176,9 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
               "a decision")
 
 
-def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
+def write(
+    model: TreeModel, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE
+) -> None:
     summary = [
         "The 刨王 AI's move model: what a move gains over the heuristic's choice, in points,",
         "is MOVE_BASE plus one leaf of every tree, found from the move's inputs (MOVE_FEATURES in",

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.train_bombs import (
-    Model,
     fit_trees,
     held_out,
     made_with,
@@ -43,6 +42,7 @@ from bot.game.players import AiPlayer
 from bot.game.players.paowang_ai import PaowangAI
 from bot.game.players.paowang_reveal import reveal_features
 from bot.game.players.sampling import clone, deal_at_reveal, finish
+from bot.game.players.trees import TreeModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_reveal_model.py"
 #: the boosting's settings: a question a deal, few and noisy labels: small trees, few
@@ -102,7 +102,7 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def fit(rows: Sequence[dict[str, Any]]) -> Model:
+def fit(rows: Sequence[dict[str, Any]]) -> TreeModel:
     return fit_trees(
         [row["inputs"] for row in rows], [row["gain"] for row in rows], trees=TREES,
         depth=DEPTH, min_leaf=MIN_LEAF,
@@ -115,14 +115,14 @@ def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> N
     for name, reveals in (
         ("never reveal", [False] * len(held)), ("always reveal", [True] * len(held)),
         ("the rule", [bool(row["rule"]) for row in held]),
-        ("the trees", [fitted.predict(row["inputs"]) > 0 for row in held]),
+        ("the trees", [fitted.expected_gain(row["inputs"]) > 0 for row in held]),
         ("hindsight (the labels)", [row["gain"] > 0 for row in held]),
     ):
         print(f"  {name:24} reveals {sum(reveals) / len(held):5.1%}  "
               f"gain {policy_gain(held, reveals):+.3f} points an answer")
 
 
-def write(model: Model, commands: Sequence[str], answers: int, path: Path = MODEL_FILE) -> None:
+def write(model: TreeModel, commands: Sequence[str], answers: int, path: Path = MODEL_FILE) -> None:
     summary = [
         "The 刨王 AI's 亮王 model: what revealing gains over not revealing, in points, is",
         "REVEAL_BASE plus one leaf of every tree, found from the hand's inputs (REVEAL_FEATURES in",

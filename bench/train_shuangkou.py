@@ -27,23 +27,27 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
-from bench.train_bombs import Model, held_out, made_with, model_source, read_rows, write_rows
+from bench.train_bombs import held_out, made_with, model_source, read_rows, write_rows
 from bench.train_moves import DEAL_OFFSET, TREES, fit, report
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.decompose import counts_of
 from bot.game.players.sampling import candidates
 from bot.game.players.shuangkou_ai import ShuangkouAI
-from bot.game.players.shuangkou_moves import MOVES, inputs_of, position_of, worth_a_look
+from bot.game.players.shuangkou_moves import (
+    MOVES,
+    NO_LOOK,
+    inputs_of,
+    position_of,
+    worth_a_look,
+)
 from bot.game.players.trees import TreeModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/shuangkou_move_model.py"
-#: the heuristic alone (a model without trees)
-HEURISTIC = TreeModel(0.0, ())
 #: the table's players and the play-outs': without the learned look, or the repository's
-POLICIES: dict[str, TreeModel | None] = {"heuristic": HEURISTIC, "model": None}
+POLICIES: dict[str, TreeModel | None] = {"heuristic": NO_LOOK, "model": None}
 #: the heuristic's choice, the reference every label is measured from
-REFERENCE = ShuangkouAI(moves=HEURISTIC)
+REFERENCE = ShuangkouAI(moves=NO_LOOK)
 
 
 def decisions_of_deal(
@@ -94,7 +98,9 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def write(model: Model, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE) -> None:
+def write(
+    model: TreeModel, commands: Sequence[str], decisions: int, path: Path = MODEL_FILE
+) -> None:
     summary = [
         "The 双扣 AI's move model: what a move gains over the heuristic's choice, in points,",
         "is SK_MOVE_BASE plus one leaf of every tree, found from the move's inputs",

@@ -22,6 +22,7 @@ from typing import Any
 from bench.search_match import run_match
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
+from bot.game.players.shuangkou_moves import NO_LOOK
 from bot.game.players.trees import TreeModel
 
 #: the defaults before this benchmark changed them (bombs by the rules, with thresholds 15 / 25
@@ -30,7 +31,7 @@ PREVIOUS = Tuning(
     bomb_points_foe=15, bomb_points_unknown=25, reveal_alone=-10.0, learned_bombs=False,
     learned_moves=False, learned_reveal=False,
 )
-#: the default before the move model (#27): the heuristic with its learned bombs
+#: today's defaults without the move model: the heuristic with its learned bombs and 亮王
 HEURISTIC_MOVES = Tuning(learned_moves=False)
 #: today's defaults but bombs decided by the hand-written rules, not the learned model
 RULES_BOMBS = Tuning(learned_bombs=False)
@@ -77,8 +78,8 @@ def tuned_factory(tuning: Tuning) -> Any:
 
 
 def load_model(path: Path, name: str = "MOVE") -> TreeModel:
-    """A model file as ``bench.train_moves fit --write`` (``MOVE``) or ``bench.train_reveal
-    fit --write`` (``REVEAL``) writes it."""
+    """A model file as ``fit --write`` writes it: ``MOVE`` (``bench.train_moves``),
+    ``REVEAL`` (``bench.train_reveal``) or ``SK_MOVE`` (``bench.train_shuangkou``)."""
     found = runpy.run_path(str(path))
     return TreeModel(found[f"{name}_BASE"], found[f"{name}_TREES"])
 
@@ -110,7 +111,7 @@ def shuangkou_factory(name: str) -> Any:
     """双扣 AI players: ``heuristic`` (no learned look), ``committed`` (the repository's
     model), or a model file written by ``bench.train_shuangkou``."""
     if name == "heuristic":
-        moves: TreeModel | None = TreeModel(0.0, ())
+        moves: TreeModel | None = NO_LOOK
     elif name == "committed":
         moves = None
     else:
@@ -159,8 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--shuangkou", nargs=2, metavar=("TRIED", "AGAINST"),
-        help="compare two 双扣 move models, both ways: heuristic, committed or a file written "
-        "by bench.train_shuangkou",
+        help="compare two 双扣 move models (a partnership of each, both seatings): heuristic, "
+        "committed or a file written by bench.train_shuangkou",
     )
     args = parser.parse_args(argv)
     if args.moves:

@@ -8,8 +8,9 @@ import runpy
 from pathlib import Path
 from typing import Any
 
-from bench.train_bombs import Model, fit, policy_gain, questions_of_deal, write
+from bench.train_bombs import fit, policy_gain, questions_of_deal, write
 from bot.game.players.paowang_bombs import BOMB_FEATURES
+from bot.game.players.trees import TreeModel
 
 
 def test_a_deal_yields_labelled_questions() -> None:
@@ -34,8 +35,8 @@ def _step_rows(count: int) -> list[dict[str, Any]]:
 
 def test_the_fitted_trees_learn_where_a_bomb_pays() -> None:
     model = fit(_step_rows(2000))
-    assert model.predict([1.0, 3.5] + [1.0] * (len(BOMB_FEATURES) - 2)) > 2.0
-    assert model.predict([1.0, 0.5] + [1.0] * (len(BOMB_FEATURES) - 2)) < -0.5
+    assert model.expected_gain([1.0, 3.5] + [1.0] * (len(BOMB_FEATURES) - 2)) > 2.0
+    assert model.expected_gain([1.0, 0.5] + [1.0] * (len(BOMB_FEATURES) - 2)) < -0.5
 
 
 def test_the_trees_as_written_predict_what_the_fit_predicts(tmp_path: Path) -> None:
@@ -44,11 +45,11 @@ def test_the_trees_as_written_predict_what_the_fit_predicts(tmp_path: Path) -> N
     path = tmp_path / "model.py"
     write(model, ["python -m bench.train_bombs fit x.jsonl --write"], 600, path)
     loaded = runpy.run_path(str(path))
-    again = Model(loaded["BOMB_BASE"], loaded["BOMB_TREES"])
+    again = TreeModel(loaded["BOMB_BASE"], loaded["BOMB_TREES"])
     assert again == model
     assert "600 questions" in path.read_text()
     for row in rows[:50]:
-        assert again.predict(row["inputs"]) == model.predict(row["inputs"])
+        assert again.expected_gain(row["inputs"]) == model.expected_gain(row["inputs"])
 
 
 def test_a_policy_gains_the_labels_of_the_questions_it_bombs() -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer, z_score
-from bench.train_bombs import Model
 from bench.train_moves import decisions_of_deal, fit, picks, write
 from bot.game import paowang
 from bot.game.players.paowang_moves import MOVE_FEATURES, MOVES
+from bot.game.players.trees import TreeModel
 
 
 def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
@@ -69,7 +69,7 @@ def test_the_trees_as_written_predict_what_the_fit_predicts(tmp_path: Path) -> N
     path = tmp_path / "model.py"
     write(model, ["python -m bench.train_moves fit x.jsonl --write"], 600, path)
     loaded = runpy.run_path(str(path))
-    again = Model(loaded["MOVE_BASE"], loaded["MOVE_TREES"])
+    again = TreeModel(loaded["MOVE_BASE"], loaded["MOVE_TREES"])
     assert again == model
     assert "600 decisions" in path.read_text()
 

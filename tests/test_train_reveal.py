@@ -8,11 +8,11 @@ import runpy
 from pathlib import Path
 from typing import Any
 
-from bench.train_bombs import Model
 from bench.train_reveal import fit, questions_of_deal, write
 from bench.tune import reveal_tuning
 from bot.game import paowang
 from bot.game.players.paowang_reveal import REVEAL_FEATURES
+from bot.game.players.trees import TreeModel
 
 
 def test_every_holder_of_a_deal_gets_a_labelled_answer() -> None:
@@ -43,7 +43,7 @@ def test_the_trees_reveal_only_where_it_gains() -> None:
     for row in rows[:200]:
         signal = row["inputs"][2]
         if abs(signal - 1) > 0.1:
-            assert (model.predict(row["inputs"]) > 0) is (signal > 1)
+            assert (model.expected_gain(row["inputs"]) > 0) is (signal > 1)
 
 
 def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> No
     path = tmp_path / "reveal.py"
     write(model, ["python -m bench.train_reveal fit x.jsonl --write"], 600, path)
     loaded = runpy.run_path(str(path))
-    assert Model(loaded["REVEAL_BASE"], loaded["REVEAL_TREES"]) == model
+    assert TreeModel(loaded["REVEAL_BASE"], loaded["REVEAL_TREES"]) == model
     seated = reveal_tuning(str(path)).reveal_model
     assert seated is not None and seated.trees == model.trees
     assert "600 answers" in path.read_text()

@@ -7,11 +7,11 @@ import random
 import runpy
 from pathlib import Path
 
-from bench.train_bombs import Model
 from bench.train_moves import fit
 from bench.train_shuangkou import decisions_of_deal, write
 from bench.tune import shuangkou_factory
 from bot.game.players.shuangkou_moves import MOVES, SK_MOVE_FEATURES
+from bot.game.players.trees import TreeModel
 
 
 def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
@@ -41,7 +41,7 @@ def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> No
     path = tmp_path / "sk.py"
     write(model, ["python -m bench.train_shuangkou fit x.jsonl --write"], 300, path)
     loaded = runpy.run_path(str(path))
-    assert Model(loaded["SK_MOVE_BASE"], loaded["SK_MOVE_TREES"]) == model
+    assert TreeModel(loaded["SK_MOVE_BASE"], loaded["SK_MOVE_TREES"]) == model
     seated = shuangkou_factory(str(path))(0, 0)
     assert seated._players["shuangkou"].moves.trees == model.trees
     assert "300 decisions" in path.read_text()

@@ -22,8 +22,8 @@ from bot.game.players import (
 )
 from bot.game.players.decompose import counts_of
 from bot.game.players.shuangkou_ai import ShuangkouAI
+from bot.game.players.shuangkou_moves import NO_LOOK
 from bot.game.players.shuangkou_plan import plan_for
-from bot.game.players.trees import TreeModel
 
 
 def game_of(*hands: str, leader: int = 0) -> shuangkou.Game:
@@ -222,7 +222,7 @@ def test_the_ai_leads_a_single_its_partner_can_go_out_on() -> None:
     at the table can answer, keeping the lead for the single; it never gives the lead away."""
     game = game_of("3 3 4 4 5 5 9", "6 7 8 9 10 J Q K", "10", "6 7 8 9 10 J Q A")
     view = game.view(0)
-    heuristic = ShuangkouAI(moves=TreeModel(0.0, ())).choose(view)
+    heuristic = ShuangkouAI(moves=NO_LOOK).choose(view)
     assert heuristic is not None and heuristic.kind == "single" and ranks(heuristic) == [9]
     choice = AiPlayer().choose(view)
     assert choice is not None

@@ -9,6 +9,7 @@ from bot.game.players.sampling import candidates
 from bot.game.players.shuangkou_ai import ShuangkouAI
 from bot.game.players.shuangkou_moves import (
     MOVES,
+    NO_LOOK,
     SK_MOVE_FEATURES,
     inputs_of,
     position_of,
@@ -17,15 +18,13 @@ from bot.game.players.shuangkou_moves import (
 from bot.game.players.trees import TreeModel
 from tests.game.test_players import game_of
 
-HEURISTIC = TreeModel(0.0, ())
-
 
 def _constant(gain: float) -> TreeModel:
     return TreeModel(gain, (((-1,), (-2.0,), (-1,), (-1,), (0.0,)),))
 
 
 def _lead() -> ShuangkouAI:
-    return ShuangkouAI(moves=HEURISTIC)
+    return ShuangkouAI(moves=NO_LOOK)
 
 
 def test_every_move_is_read_as_the_features_name_it() -> None:

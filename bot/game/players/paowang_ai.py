@@ -32,7 +32,7 @@ from bot.game.players.paowang_moves import (
     points_of,
     position_of,
 )
-from bot.game.players.paowang_plan import ACE, part_matches, plan_for
+from bot.game.players.paowang_plan import ACE, DECK, part_matches, plan_for
 from bot.game.players.paowang_reveal import COMMITTED_REVEAL, reveal_features
 from bot.game.players.paowang_reveal import MARGIN as REVEAL_MARGIN
 from bot.game.players.sampling import candidates
@@ -96,8 +96,6 @@ class Tuning:
     reveal_model: TreeModel | None = None
 
 
-#: cards per rank in the deck
-DECK = tuple([0] * 4 + [8] * 12 + [2, 2])
 #: cards dealt in all
 DEALT = sum(DECK)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.game.common import Combo
 from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
-from bot.game.players.trees import compiled
+from bot.game.players.trees import TreeModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +42,10 @@ BOMB_FEATURES = (
 )
 
 
-_BOMB_GAIN = compiled(BOMB_BASE, BOMB_TREES)
+_BOMB_MODEL = TreeModel(BOMB_BASE, BOMB_TREES)
 
 
 def bomb_gain_expected(inputs: Sequence[float]) -> float:
     """What bombing is expected to gain over passing, in points for the seat: the model's
     small regression trees (gradient boosting, ``bench/train_bombs.py``) summed."""
-    return _BOMB_GAIN(inputs)
+    return _BOMB_MODEL.expected_gain(inputs)

@@ -25,6 +25,7 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
+from bot.game.players.sampling import pick
 from bot.game.players.trees import TreeModel
 
 POINTS = paowang_combos.POINTS
@@ -249,14 +250,3 @@ def best_move(
         for move, inputs in zip(moves[1:], inputs_of(position, moves), strict=True)
     ]
     return moves[pick(gains, margin)]
-
-
-def pick(gains: Sequence[float | None], margin: float) -> int:
-    """Which move to play: 0 for the heuristic's choice, else 1 + the index in ``gains`` of
-    the move expected to gain most, at least ``margin`` (the first of equal gains). None
-    marks a move that may not be taken."""
-    best, best_gain = 0, margin
-    for index, gain in enumerate(gains, start=1):
-        if gain is not None and (gain > best_gain or (best == 0 and gain >= margin)):
-            best, best_gain = index, gain
-    return best

@@ -14,6 +14,8 @@ from bot.game.players.decompose import Decomposer, Part, Plan
 __all__ = ["ACE", "FOUR", "TURN", "TWO", "part_matches", "plan_for"]
 
 FOUR, ACE, TWO = 4, 14, 15
+#: cards per rank in the deck (two decks without the 3s)
+DECK = tuple([0] * 4 + [8] * 12 + [2, 2])
 TURN = 7.0
 #: the ladder rows of N of a rank, and of k fours with an A (幺), as in the rules' table
 ROAD_TIER = (0, 0, 0, 1, 3, 5, 7, 11, 13)

@@ -1,7 +1,7 @@
 """The 刨王 AI's 亮王 answer, learned: what revealing gains over keeping the 大王 hidden.
 
 Revealing doubles the score whichever side wins and lifts the 大王 up the ladder, but tells the
-table whom to play against. The hand-written rule (``PaowangAI.choose_reveal``) reveals from a
+table whom to play against. The hand-written rule (``PaowangAI.reveal_rule``) reveals from a
 plan score. The learned answer reads the hand as :data:`REVEAL_FEATURES` names it (the rule's
 own answer among them) and sums boosted regression trees (``paowang_reveal_model.py``, fitted by
 ``bench/train_reveal.py`` to paired play-outs of both answers on the same deals); it reveals
@@ -15,12 +15,10 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import SeatView
 from bot.game.players.decompose import counts_of, unseen_counts
 from bot.game.players.paowang_moves import beatable
-from bot.game.players.paowang_plan import ACE, TWO, plan_for
+from bot.game.players.paowang_plan import ACE, DECK, TWO, plan_for
 from bot.game.players.paowang_reveal_model import REVEAL_BASE, REVEAL_TREES
 from bot.game.players.trees import TreeModel
 
-#: rank counts of the whole 刨王 deck (two decks without the 3s)
-_DECK = tuple([0] * 4 + [8] * 12 + [2, 2])
 #: points revealing must be expected to gain
 MARGIN = 0.0
 
@@ -29,7 +27,7 @@ REVEAL_FEATURES = (
     "bombs", "twos", "aces", "points/10", "others revealed", "rule says reveal",
 )
 
-#: the model in the repository (no trees: the rule answers)
+#: the model in the repository (a model without trees leaves the answer to the rule)
 COMMITTED_REVEAL = TreeModel(REVEAL_BASE, REVEAL_TREES)
 
 
@@ -37,7 +35,7 @@ def reveal_features(view: SeatView, rule: bool) -> tuple[float, ...]:
     """The hand at the 亮王 moment as the trees read it (``rule``: the hand-written answer)."""
     counts = counts_of(view.hand)
     plan = plan_for(counts, revealed=True)  # the plan as it would be, the 大王 revealed
-    unseen = unseen_counts(view.hand, (), _DECK)
+    unseen = unseen_counts(view.hand, (), DECK)
     plain = [part for part in plan.parts if not part.bomb]
     points = sum(paowang_combos.POINTS[card >> 3] for card in view.hand)
     others = sum(1 for seat, yes in enumerate(view.revealed) if yes and seat != view.seat)

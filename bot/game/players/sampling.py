@@ -22,8 +22,8 @@ from bot.game.common import Combo, IllegalPlay, SeatView
 from bot.game.players.base import Player, legal_options, play_order_key
 
 __all__ = [
-    "Sample", "act", "candidates", "clone", "deal_at_reveal", "determinize", "finish", "replay",
-    "same_play",
+    "Sample", "act", "candidates", "clone", "deal_at_reveal", "determinize", "finish", "pick",
+    "replay", "same_play",
 ]
 
 #: a game never lasts longer than this many actions (a guard against a bug)
@@ -63,6 +63,18 @@ def candidates(view: SeatView, first: Combo | None, limit: int) -> list[Combo | 
         if not any(same_play(play, other) for other in chosen):
             chosen.append(play)
     return chosen
+
+
+def pick(gains: Sequence[float | None], margin: float) -> int:
+    """Which of the moves :func:`candidates` gave to play, by what a learned look expects
+    each to gain over the first: 0 for the heuristic's choice, else 1 + the index in ``gains`` of
+    the move expected to gain most, at least ``margin`` (the first of equal gains). None
+    marks a move that may not be taken."""
+    best, best_gain = 0, margin
+    for index, gain in enumerate(gains, start=1):
+        if gain is not None and (gain > best_gain or (best == 0 and gain >= margin)):
+            best, best_gain = index, gain
+    return best
 
 
 def determinize(view: SeatView, rng: random.Random) -> tuple[Sample, Any] | None:

@@ -13,8 +13,7 @@ from bot.game import shuangkou
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import play_order_key
 from bot.game.players.decompose import Part, Plan, counts_of
-from bot.game.players.paowang_moves import pick
-from bot.game.players.sampling import candidates
+from bot.game.players.sampling import candidates, pick
 from bot.game.players.shuangkou_moves import (
     MARGIN,
     MOVES,

@@ -120,7 +120,7 @@ def move_features(position: Position, move: Combo | None) -> tuple[float, ...]:
     return (
         0.0,
         float(bomb),
-        min(move.key, 1000) / 100 if bomb else 0.0,
+        move.key / 100 if bomb else 0.0,
         len(move.cards) / 10,
         0.0 if bomb else (move.key - 10) / 5,
         float(move.kind == "single"),
@@ -153,3 +153,5 @@ def worth_a_look(view: SeatView, choice: Combo | None) -> bool:
 
 #: the model in the repository (``shuangkou_move_model.py``)
 SK_COMMITTED = TreeModel(SK_MOVE_BASE, SK_MOVE_TREES)
+#: no look: the heuristic alone
+NO_LOOK = TreeModel(0.0, ())
