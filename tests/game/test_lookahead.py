@@ -14,8 +14,11 @@ from bot.cli.simulate import next_actor
 from bot.game import paowang, shuangkou
 from bot.game.common import SeatView
 from bot.game.players import AiPlayer, decide, legal_options
+from bot.game.players.decompose import counts_of
 from bot.game.players.lookahead import CARDS_LEFT, look_ahead, worth_looking
 from bot.game.players.sampling import candidates, clone, determinize, finish, same_play
+from bot.game.players.shuangkou_ai import ShuangkouAI
+from bot.game.players.shuangkou_moves import overtake_reason, position_of
 
 
 def _position(variant: str, seed: int, steps: int) -> Any:
@@ -169,3 +172,30 @@ def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
 def test_刨王_is_left_to_the_heuristic() -> None:
     game = _position("paowang", 4, 200)
     assert not worth_looking(game.view(game.turn if game.turn is not None else 0))
+
+
+def test_the_look_ahead_never_overtakes_the_partner_without_a_reason() -> None:
+    """A play-out that scores an overtaking play higher is no reason a partner could be told
+    (deal 20, 73 actions in: a bomb of 10s and an A, which went over the partner's K with the
+    partner holding its last card). Only moves with a stated reason are tried."""
+    over_partner = unreasoned_free = 0
+    for seed in range(60):
+        game = shuangkou.Game.deal(seed)
+        players = [AiPlayer(seat) for seat in range(4)]
+        plain = AiPlayer(lookahead=False)
+        while not game.over:
+            seat = next_actor(game)
+            assert seat is not None
+            view = game.view(seat)
+            if view.on_table_seat in view.partners and worth_looking(view):
+                over_partner += 1
+                position = position_of(view, counts_of(view.hand))
+                first = ShuangkouAI(seat).choose(view)
+                free = look_ahead(view, first, plain)
+                if free is not None and overtake_reason(position, free) is None:
+                    unreasoned_free += 1
+                choice = players[seat].choose(view)
+                assert choice is None or overtake_reason(position, choice) is not None
+            decide(players[seat], game, seat)
+    assert over_partner >= 40
+    assert unreasoned_free >= 1, "no position where the limit matters: widen the sweep"

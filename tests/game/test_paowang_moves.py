@@ -7,7 +7,7 @@ from bot.game import paowang
 from bot.game.cards import parse_cards
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, decide
-from bot.game.players.base import revealed_self
+from bot.game.players.base import Overtake, revealed_self
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
 from bot.game.players.paowang_move_model import MOVE_TREES
@@ -15,7 +15,6 @@ from bot.game.players.paowang_moves import (
     MOVE_FEATURES,
     MOVES,
     Position,
-    Reason,
     allowed,
     best_move,
     inputs_of,
@@ -77,7 +76,7 @@ def test_it_guards_a_partners_trick_that_a_foe_can_still_beat() -> None:
     bomb: that is a reason to play over the partner (whether it pays, the model says)."""
     view = partner_leads("K", seat_2="大王 2 4 6 7 8 9 J Q 10")
     here = position(view)
-    assert overtake_reason(here, combo_of(view, "2")) is Reason.GUARDS
+    assert overtake_reason(here, combo_of(view, "2")) is Overtake.GUARDS
 
 
 def test_a_partners_trick_nobody_can_beat_is_left_alone() -> None:
@@ -93,7 +92,7 @@ def test_a_partners_trick_nobody_can_beat_is_left_alone() -> None:
 def test_a_seat_that_can_go_out_over_its_partner_does() -> None:
     view = partner_leads("K", seat_2="大王")
     move = combo_of(view, "大王")
-    assert overtake_reason(position(view), move) is Reason.GOES_OUT
+    assert overtake_reason(position(view), move) is Overtake.GOES_OUT
     assert AiPlayer().choose(view) == move
 
 

@@ -42,14 +42,17 @@ class AiPlayer:
             raise ValueError(f"no computer player for {variant!r}") from None
 
     def choose(self, view: SeatView) -> Combo | None:
-        choice = self._for(view.variant).choose(view)
+        player = self._for(view.variant)
+        choice = player.choose(view)
         if self.lookahead and worth_looking(view):
             if self._heuristic is None:
                 self._heuristic = AiPlayer(
                     self.seed, lookahead=False, paowang_tuning=self._paowang_tuning,
                     shuangkou_moves=self._shuangkou_moves,
                 )
-            return look_ahead(view, choice, self._heuristic)
+            return look_ahead(
+                view, choice, self._heuristic, lambda move: player.may_play(view, move)
+            )
         return choice
 
     def choose_reveal(self, view: SeatView) -> bool:

@@ -9,12 +9,14 @@ every player the same way through :func:`decide`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from bot.game.common import Combo, Event, SeatView
 
 __all__ = [
-    "Player", "decide", "is_bomb", "legal_options", "lowest", "play_order_key", "revealed_self"
+    "Overtake", "Player", "decide", "is_bomb", "legal_options", "lowest", "play_order_key",
+    "revealed_self", "seats_to_act",
 ]
 
 
@@ -29,6 +31,31 @@ class Player(Protocol):
     def choose_reveal(self, view: SeatView) -> bool:
         """刨王's 亮王: whether to show this seat's 大王 to the table."""
         ...
+
+
+class Overtake(StrEnum):
+    """Why a seat may play over its partner's trick: the only reasons the AI does, in both
+    games (a partner's winning play is otherwise left to stand)."""
+
+    GOES_OUT = "goes out"  # the play empties the hand
+    GUARDS = "guards"  # a seat not known to be a partner can still beat the partner's play
+    # before the trick comes back, and this play cannot be beaten without a bomb
+    RUNS_OUT = "runs out"  # with the lead, the rest of the hand plays out
+
+
+def seats_to_act(view: SeatView) -> tuple[int, ...]:
+    """The seats still holding cards that act after this one before the trick comes back to
+    whoever holds it (every other seat when leading)."""
+    assert view.seat is not None
+    seats = len(view.hand_sizes)
+    stop = view.on_table_seat if view.on_table_seat is not None else view.seat
+    found = []
+    seat = (view.seat + 1) % seats
+    while seat != stop and seat != view.seat:
+        if view.hand_sizes[seat]:
+            found.append(seat)
+        seat = (seat + 1) % seats
+    return tuple(found)
 
 
 def revealed_self(view: SeatView) -> bool:

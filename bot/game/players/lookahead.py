@@ -5,6 +5,9 @@ moves in a handful of deals that agree with what it has seen, each played to the
 own heuristic in every seat, and take the move that scored best for its seat. Earlier in the
 game the heuristic decides alone (a play-out would cost tens of milliseconds there).
 
+Over the partner's trick only the moves the player could give a reason for are tried (the
+``allowed`` its AI passes in): a better score in a few play-outs is not such a reason.
+
 Deterministic: the deals are drawn from a generator seeded by the view, so the same view
 gives the same decision, and nothing the seat cannot see can change it.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Callable
 from typing import Final
 
 from bot.game.common import Combo, SeatView
@@ -46,10 +50,14 @@ def worth_looking(view: SeatView) -> bool:
     )
 
 
-def look_ahead(view: SeatView, first: Combo | None, heuristic: Player) -> Combo | None:
+def look_ahead(
+    view: SeatView, first: Combo | None, heuristic: Player,
+    allowed: Callable[[Combo | None], bool] = lambda move: True,
+) -> Combo | None:
     """The best of the sensible moves by a small search; ``first`` (the heuristic's own
-    choice) unless another move scored strictly better."""
-    moves = candidates(view, first, MOVES)
+    choice) unless another move scored strictly better. Only moves ``allowed`` are tried:
+    a play-out's score is no reason to overtake a partner the player could state."""
+    moves = [m for m in candidates(view, first, MOVES) if m is first or allowed(m)]
     if len(moves) == 1:
         return first
     assert view.seat is not None

@@ -27,6 +27,7 @@ from bot.game.players.paowang_moves import (
     COMMITTED,
     MARGIN,
     MOVES,
+    allowed,
     beatable,
     best_move,
     points_of,
@@ -201,6 +202,14 @@ class PaowangAI:
         position = position_of(view, counts, cards_unseen(view), revealed_self(view))
         model = self.tuning.move_model or COMMITTED
         return best_move(position, moves, model, self.tuning.move_margin)
+
+    def may_play(self, view: SeatView, move: Combo | None) -> bool:
+        """Whether ``move`` is one this player would make here: never over a known partner's
+        trick without a reason it can state (:func:`.paowang_moves.overtake_reason`)."""
+        position = position_of(
+            view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
+        )
+        return allowed(position, move)
 
     def heuristic_choice(self, view: SeatView) -> Combo | None:
         """The hand-written player's move (with its learned bombs): what the learned look

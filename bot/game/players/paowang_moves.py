@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from bot.game import paowang_combos
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo, SeatView
+from bot.game.players.base import Overtake, seats_to_act
 from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
@@ -36,15 +36,6 @@ DEALT = 100
 MOVES = 8
 #: points a move must be expected to gain over the heuristic's choice to be taken
 MARGIN = 0.25
-
-
-class Reason(StrEnum):
-    """Why a seat may play over a known partner's trick: the only reasons it does."""
-
-    GOES_OUT = "goes out"  # the play empties the hand
-    GUARDS = "guards"  # a seat not known to be a partner can still beat the partner's play
-    # before the trick comes back, and this play cannot be beaten without a bomb
-    RUNS_OUT = "runs out"  # with the lead, the rest of the hand plays out
 
 
 POSITION_FEATURES = (
@@ -87,20 +78,6 @@ def combo_beatable(combo: Combo, unseen: Sequence[int]) -> bool:
     )
 
 
-def _between(view: SeatView) -> tuple[int, ...]:
-    """The seats still holding cards that act after this one before the trick comes back to
-    whoever holds it (every other seat when leading)."""
-    assert view.seat is not None
-    stop = view.on_table_seat if view.on_table_seat is not None else view.seat
-    seats = []
-    seat = (view.seat + 1) % SEATS
-    while seat != stop and seat != view.seat:
-        if view.hand_sizes[seat]:
-            seats.append(seat)
-        seat = (seat + 1) % SEATS
-    return tuple(seats)
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """What every move of one decision shares: the hand's plan and what the seat knows."""
@@ -120,7 +97,7 @@ def position_features(position: Position) -> tuple[float, ...]:
     assert view.seat is not None
     taker = view.on_table_seat
     leading = view.on_table is None
-    between = _between(view)
+    between = seats_to_act(view)
     ours = (view.seat, *view.partners)
     points = view.points or (0,) * SEATS
     shown = view.revealed_jokers[view.seat] if view.revealed_jokers else 0
@@ -186,26 +163,26 @@ def move_features(position: Position, move: Combo | None) -> tuple[float, ...]:
     )
 
 
-def overtake_reason(position: Position, move: Combo) -> Reason | None:
+def overtake_reason(position: Position, move: Combo) -> Overtake | None:
     """Why playing ``move`` over a known partner's trick helps the side, or None."""
     view = position.view
     if len(move.cards) == len(view.hand):
-        return Reason.GOES_OUT
+        return Overtake.GOES_OUT
     on = view.on_table
     assert on is not None
-    threatened = any(seat not in view.partners for seat in _between(view))
+    threatened = any(seat not in view.partners for seat in seats_to_act(view))
     if (
         threatened
         and combo_beatable(on, position.unseen)
         and not combo_beatable(move, position.unseen)
     ):
-        return Reason.GUARDS
+        return Overtake.GUARDS
     rest = list(position.counts)
     for card in move.cards:
         rest[card >> 3] -= 1
     after = plan_for(rest, position.revealed)
     if position.weak_parts(after) == 0 and not combo_beatable(move, position.unseen):
-        return Reason.RUNS_OUT
+        return Overtake.RUNS_OUT
     return None
 
 

@@ -18,6 +18,7 @@ from bot.game.players.shuangkou_moves import (
     MARGIN,
     MOVES,
     SK_COMMITTED,
+    allowed,
     inputs_of,
     position_of,
     worth_a_look,
@@ -52,6 +53,11 @@ class ShuangkouAI:
         position = position_of(view, counts_of(view.hand))
         gains = [self.moves.expected_gain(inputs) for inputs in inputs_of(position, moves)]
         return moves[pick(gains, MARGIN)]
+
+    def may_play(self, view: SeatView, move: Combo | None) -> bool:
+        """Whether ``move`` is one this player would make here: never over the partner's
+        trick without a reason it can state (:func:`.shuangkou_moves.overtake_reason`)."""
+        return allowed(position_of(view, counts_of(view.hand)), move)
 
     def heuristic_choice(self, view: SeatView) -> Combo | None:
         hand = view.hand

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.common import Combo, SeatView
+from bot.game.players.base import Overtake, seats_to_act
 from bot.game.players.decompose import Part, Plan
 from bot.game.players.shuangkou_move_model import SK_MOVE_BASE, SK_MOVE_TREES
 from bot.game.players.shuangkou_plan import beatable, cards_unseen, part_matches, plan_for
@@ -149,6 +150,35 @@ def worth_a_look(view: SeatView, choice: Combo | None) -> bool:
     if view.on_table is not None and view.on_table_seat in view.partners:
         return False
     return not (choice is not None and len(choice.cards) == len(view.hand))
+
+
+def overtake_reason(position: Position, move: Combo) -> Overtake | None:
+    """Why playing ``move`` over the partner's trick helps the side, or None: the reasons
+    of 刨王's AI (:func:`bot.game.players.paowang_moves.overtake_reason`)."""
+    view = position.view
+    if len(move.cards) == len(view.hand):
+        return Overtake.GOES_OUT
+    on = view.on_table
+    assert on is not None
+    unbeatable = not _combo_beatable(move, position)
+    threatened = any(seat not in view.partners for seat in seats_to_act(view))
+    if threatened and unbeatable and _combo_beatable(on, position):
+        return Overtake.GUARDS
+    rest = list(position.counts)
+    for card in move.cards:
+        rest[card >> 3] -= 1
+    if unbeatable and position.weak_parts(plan_for(rest)) == 0:
+        return Overtake.RUNS_OUT
+    return None
+
+
+def allowed(position: Position, move: Combo | None) -> bool:
+    """A move the AI may make: anything but playing over the partner's trick without a
+    reason (:func:`overtake_reason`)."""
+    view = position.view
+    if move is None or view.on_table_seat not in view.partners:
+        return True
+    return overtake_reason(position, move) is not None
 
 
 #: the model in the repository (``shuangkou_move_model.py``)
