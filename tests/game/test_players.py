@@ -8,7 +8,7 @@ import pytest
 
 from bot.cli.simulate import next_actor, play_out, run_simulation
 from bot.game import shuangkou
-from bot.game.cards import Card, parse_cards
+from bot.game.cards import BIG_JOKER, Card, parse_cards
 from bot.game.common import Combo, Played
 from bot.game.players import (
     AiPlayer,
@@ -180,6 +180,18 @@ def test_the_ai_leads_a_weak_play_and_keeps_its_control_cards() -> None:
     choice = AiPlayer().choose(game.view(0))
     assert choice is not None and choice.kind in ("pair_straight", "single")
     assert max(ranks(choice)) < 12
+
+
+def test_in_the_endgame_the_ai_cashes_the_sure_play_and_goes_out_on_the_weak_one() -> None:
+    """Two 大王 no hand can answer and a 4 anyone can: the 4 first would hand the lead away
+    (a 4-card foe could then run); the pair first keeps the lead for the 4, out in two."""
+    game = game_of("大王 大王 4", "3 6 6 9 9 Q", "7 7 8", "8 10 10 A")
+    player = AiPlayer()
+    assert ranks(player.choose(game.view(0))) == [BIG_JOKER, BIG_JOKER]
+    game.play(0, parse_cards("大王 大王"))
+    for seat in (1, 2, 3):
+        game.pass_turn(seat)
+    assert ranks(player.choose(game.view(0))) == [4]
 
 
 def test_the_ai_lets_its_partners_winning_play_stand() -> None:
