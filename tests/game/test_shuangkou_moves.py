@@ -11,7 +11,9 @@ from bot.game.players.shuangkou_moves import (
     MOVES,
     NO_LOOK,
     SK_MOVE_FEATURES,
+    SK_POSITION_FEATURES,
     inputs_of,
+    position_features,
     position_of,
     worth_a_look,
 )
@@ -60,3 +62,13 @@ def test_the_look_never_plays_over_the_partner_nor_keeps_a_seat_from_going_out()
     assert ShuangkouAI(moves=_constant(9.0)).choose(view) is None
     out = game_of("9", "3 4 4 6", "8 K A 2", "6 7 J J").view(0)
     assert ShuangkouAI(moves=_constant(9.0)).choose(out) == _lead().heuristic_choice(out)
+
+
+def test_a_straight_flush_is_read_as_beyond_a_plain_straight() -> None:
+    """Only a higher straight flush beats one without a bomb; a 10-to-A straight does not."""
+    game = game_of("3 5 8 8 Q", "♠3 ♠4 ♠5 ♠6 ♠7 9", "10 J Q K A 4", "6 6 9 9", leader=1)
+    game.play(1, parse_cards("♠3 ♠4 ♠5 ♠6 ♠7"))
+    view = game.view(2)
+    assert view.on_table is not None and view.on_table.kind == "straight_flush"
+    read = position_features(position_of(view, counts_of(view.hand)))
+    assert read[SK_POSITION_FEATURES.index("taker beatable")] == 0.0

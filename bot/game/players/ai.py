@@ -14,7 +14,8 @@ class AiPlayer:
 
     Near the end of a game it checks its heuristic's choice against the other sensible moves
     by playing a few agreeing deals out (:mod:`.lookahead`); ``lookahead=False`` is the
-    heuristic alone (what those play-outs use, and the benchmark's search player)."""
+    AI without it: the heuristic with its learned looks, bombs and 亮王 (what those play-outs
+    use, and the benchmark's search player)."""
 
     def __init__(
         self, seed: int = 0, *, lookahead: bool = True, paowang_tuning: Tuning | None = None,

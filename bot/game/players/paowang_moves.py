@@ -24,14 +24,14 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.base import Overtake, seats_to_act
 from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
-from bot.game.players.paowang_plan import ACE, TWO, part_matches, plan_for
+from bot.game.players.paowang_plan import ACE, DECK, TWO, part_matches, plan_for
 from bot.game.players.sampling import pick
 from bot.game.players.trees import TreeModel
 
 POINTS = paowang_combos.POINTS
 SEATS = 5
 #: cards dealt in all (刨王: two decks without the 3s)
-DEALT = 100
+DEALT = sum(DECK)
 #: moves compared with the heuristic's choice (its own choice counted)
 MOVES = 8
 #: points a move must be expected to gain over the heuristic's choice to be taken

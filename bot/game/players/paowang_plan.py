@@ -11,7 +11,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo
 from bot.game.players.decompose import Decomposer, Part, Plan
 
-__all__ = ["ACE", "FOUR", "TURN", "TWO", "part_matches", "plan_for"]
+__all__ = ["ACE", "DECK", "FOUR", "TURN", "TWO", "part_matches", "plan_for"]
 
 FOUR, ACE, TWO = 4, 14, 15
 #: cards per rank in the deck (two decks without the 3s)
@@ -29,7 +29,7 @@ def _rank_value(key: int) -> float:
 
 def _ladder_value(tier: int, key: int) -> float:
     # No turn cost: a bomb usually wins its trick and the lead back. 三路 of 4s is -1.8,
-    # a lone 大王 (row 6) +4.2, 双大王 (row 17) +17.4.
+    # a lone 大王 (row 6) +5.5, 双大王 (row 17) +18.7.
     return 1.2 * tier + 0.1 * (key - FOUR) - 3.0
 
 

@@ -21,7 +21,13 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.base import Overtake, seats_to_act
 from bot.game.players.decompose import Part, Plan
 from bot.game.players.shuangkou_move_model import SK_MOVE_BASE, SK_MOVE_TREES
-from bot.game.players.shuangkou_plan import beatable, cards_unseen, part_matches, plan_for
+from bot.game.players.shuangkou_plan import (
+    DECK,
+    beatable,
+    cards_unseen,
+    part_matches,
+    plan_for,
+)
 from bot.game.players.trees import TreeModel
 from bot.game.shuangkou_combos import BOMB_KINDS
 
@@ -30,7 +36,7 @@ MOVES = 8
 #: points a move must be expected to gain over the heuristic's choice to be taken
 MARGIN = 0.25
 #: cards dealt in all (双扣: two full decks)
-DEALT = 108
+DEALT = sum(DECK)
 
 SK_POSITION_FEATURES = (
     "leading", "taker foe", "taker cards/10", "cards/10", "partner cards/10",
@@ -68,12 +74,13 @@ def position_of(view: SeatView, counts: Sequence[int]) -> Position:
 
 
 #: how the plan's reading of strength treats the kinds it does not plan for
-_AS_PLANNED = {"straight_flush": "straight", "plane": "triple_straight"}
+_AS_PLANNED = {"plane": "triple_straight"}
 
 
 def _combo_beatable(combo: Combo, position: Position) -> bool:
     """Whether the unseen cards could beat ``combo`` without a bomb."""
-    if combo.kind in BOMB_KINDS:
+    if combo.kind in BOMB_KINDS or combo.kind == "straight_flush":
+        # only a higher straight flush beats one: suits the counts cannot tell, and rare
         return False
     kind = _AS_PLANNED.get(combo.kind, combo.kind)
     part = Part(0.0, kind, combo.key, combo.chain, len(combo.cards), False)
