@@ -205,14 +205,24 @@ def paired_section(
             flush=True,
         )
 
-    # what the work on #15 and #27 changed: 双扣's look-ahead and learned look, 刨王's bomb
-    # thresholds, the learned bombs, moves and 亮王
+    # what the work on #15 and #27 changed: the look-ahead near the end (双扣's first, then
+    # 刨王's), 双扣's learned look, 刨王's bomb thresholds, the learned bombs, moves and 亮王
     show(
         run_match(
             "shuangkou",
             deals,
             heuristic_factory,
             title="the AI without its look-ahead near the end",
+            seed=seed,
+            jobs=jobs,
+        )
+    )
+    show(
+        run_match(
+            "paowang",
+            deals,
+            heuristic_factory,
+            title="the previous default: the AI without its look-ahead near the end",
             seed=seed,
             jobs=jobs,
         )
@@ -244,7 +254,7 @@ def paired_section(
             "paowang",
             deals,
             tuned_factory(RULE_REVEAL),
-            title="the previous default: the AI with 亮王 by the rule, not the learned model",
+            title="the AI with 亮王 by the rule, not the learned model",
             seed=seed,
             jobs=jobs,
         )

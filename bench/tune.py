@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.search_match import run_match
+from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
+from bot.game.players.lookahead import look_ahead
 from bot.game.players.paowang_ai import Tuning
 from bot.game.players.shuangkou_moves import NO_LOOK
 from bot.game.players.trees import TreeModel
@@ -119,6 +121,37 @@ def shuangkou_factory(name: str) -> Any:
     return functools.partial(_shuangkou_player, moves)
 
 
+class LookaheadPlayer(AiPlayer):
+    """The AI with 刨王's look-ahead at another budget: ``cards`` left or fewer (0: never),
+    ``samples`` deals (what ``lookahead.CARDS_LEFT`` and ``SAMPLES`` set for the bot)."""
+
+    def __init__(self, seat: int, cards: int, samples: int) -> None:
+        super().__init__(seat, lookahead=False)
+        self.cards, self.samples = cards, samples
+        self._playouts = AiPlayer(seat, lookahead=False)
+
+    def choose(self, view: SeatView) -> Combo | None:
+        choice = super().choose(view)
+        if view.variant != "paowang" or sum(view.hand_sizes) > self.cards:
+            return choice
+        player = self._for(view.variant)
+        return look_ahead(
+            view, choice, self._playouts, lambda move: player.may_play(view, move), self.samples
+        )
+
+
+def _lookahead_player(cards: int, samples: int, seat: int, seed: int) -> Player:
+    return LookaheadPlayer(seat, cards, samples)
+
+
+def lookahead_factory(name: str) -> Any:
+    """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``30/4``)."""
+    if name == "off":
+        return functools.partial(_lookahead_player, 0, 0)
+    cards, samples = (int(part) for part in name.split("/"))
+    return functools.partial(_lookahead_player, cards, samples)
+
+
 def compare_models(
     tried: str, against: str, deals: int, seed: int, jobs: int,
     factory_of: Callable[[str], Any] = lambda name: tuned_factory(move_tuning(name)),
@@ -163,6 +196,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="compare two 双扣 move models (a partnership of each, both seatings): heuristic, "
         "committed or a file written by bench.train_shuangkou",
     )
+    parser.add_argument(
+        "--lookahead", nargs=2, metavar=("TRIED", "AGAINST"),
+        help="compare two budgets of 刨王's look-ahead near the end, both ways: off, or "
+        "CARDS/SAMPLES (the bot's: 30/4)",
+    )
     args = parser.parse_args(argv)
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
@@ -171,6 +209,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         compare_models(
             *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs,
             factory_of=lambda name: tuned_factory(reveal_tuning(name)),
+        )
+        return 0
+    if args.lookahead:
+        compare_models(
+            *args.lookahead, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            factory_of=lookahead_factory,
         )
         return 0
     if args.shuangkou:

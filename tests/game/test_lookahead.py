@@ -106,10 +106,10 @@ def test_the_candidates_start_with_the_heuristics_choice_and_are_legal() -> None
         assert move is not None or view.on_table is not None
 
 
-def _endgame(seed: int) -> Any:
-    """A 双扣 game of computer players stopped at the first decision the look-ahead takes."""
-    game = shuangkou.Game.deal(seed)
-    players = [AiPlayer(seat, lookahead=False) for seat in range(4)]
+def _endgame(seed: int, variant: str = "shuangkou") -> Any:
+    """A game of computer players stopped at the first decision the look-ahead takes."""
+    game: Any = shuangkou.Game.deal(seed) if variant == "shuangkou" else paowang.Game.deal(seed)
+    players = [AiPlayer(seat, lookahead=False) for seat in range(game.seats)]
     while not game.over:
         seat = next_actor(game)
         assert seat is not None
@@ -119,24 +119,23 @@ def _endgame(seed: int) -> Any:
     return None
 
 
-def _endgames(count: int) -> list[tuple[int, Any]]:
-    """The first ``count`` deals whose game offers the look-ahead a choice near its end
+def _endgames(count: int) -> list[tuple[str, int, Any]]:
+    """The first ``count`` deals of each game that offer the look-ahead a choice near the end
     (some end with more cards than that left: a team out first ends a 双扣 game)."""
     found = []
-    for seed in range(100):
-        game = _endgame(seed)
-        if game is not None:
-            found.append((seed, game))
-        if len(found) == count:
-            return found
-    raise AssertionError("too few deals reach the look-ahead")
+    for variant in ("shuangkou", "paowang"):
+        games = [(variant, seed, _endgame(seed, variant)) for seed in range(100)]
+        reached = [(v, seed, game) for v, seed, game in games if game is not None][:count]
+        assert len(reached) == count, f"too few {variant} deals reach the look-ahead"
+        found += reached
+    return found
 
 
-@pytest.mark.parametrize(("seed", "game"), _endgames(6))
+@pytest.mark.parametrize(("variant", "seed", "game"), _endgames(6))
 def test_near_the_end_the_look_ahead_decides_legally_and_the_same_whatever_is_hidden(
-    seed: int, game: Any
+    variant: str, seed: int, game: Any
 ) -> None:
-    assert sum(len(hand) for hand in game.hands) <= CARDS_LEFT["shuangkou"]
+    assert sum(len(hand) for hand in game.hands) <= CARDS_LEFT[variant]
     seat = game.turn
     view = game.view(seat)
     choice = AiPlayer(seat).choose(view)
@@ -169,9 +168,11 @@ def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
     assert any(same_play(chosen, move) for move in candidates(view, first, 5))
 
 
-def test_刨王_is_left_to_the_heuristic() -> None:
-    game = _position("paowang", 4, 200)
-    assert not worth_looking(game.view(game.turn if game.turn is not None else 0))
+def test_刨王_looks_ahead_only_near_the_end() -> None:
+    early = _position("paowang", 4, 30)
+    assert not worth_looking(early.view(early.turn))  # some 70 cards in hand
+    late = _endgame(4, "paowang")
+    assert late is not None and sum(len(hand) for hand in late.hands) <= 30
 
 
 def test_the_look_ahead_never_overtakes_the_partner_without_a_reason() -> None:

@@ -1,9 +1,9 @@
 """The AI's look-ahead near the end of a game: a small determinized search within its budget.
 
 With few cards left, a game played out is short: the AI can afford to try its few sensible
-moves in a handful of deals that agree with what it has seen, each played to the end by its
-own heuristic in every seat, and take the move that scored best for its seat. Earlier in the
-game the heuristic decides alone (a play-out would cost tens of milliseconds there).
+moves in a handful of deals that agree with what it has seen, each played to the end by
+itself without the look-ahead in every seat, and take the move that scored best for its seat.
+Earlier in the game it decides without (a play-out would cost tens of milliseconds there).
 
 Over the partner's trick only the moves the player could give a reason for are tried (the
 ``allowed`` its AI passes in): a better score in a few play-outs is not such a reason.
@@ -23,12 +23,14 @@ from bot.game.common import Combo, SeatView
 from bot.game.players.base import Player
 from bot.game.players.sampling import act, candidates, clone, determinize, finish
 
-#: look ahead once the hands hold this many cards or fewer, all seats together. Not in
-#: 刨王: there the play-outs gained nothing measurable when they were tried (44011ae), and its
-#: secret sides make a sample's sides a guess for every seat that has not revealed
-CARDS_LEFT: Final = {"shuangkou": 20, "paowang": 0}
-#: deals tried, and moves compared in each
-SAMPLES: Final = 6
+#: look ahead once the hands hold this many cards or fewer, all seats together. In 刨王 a
+#: sample's sides are a guess for every seat that has not revealed, yet with today's AI in
+#: the play-outs the look gains there too (bench/results/tuning.md)
+CARDS_LEFT: Final = {"shuangkou": 20, "paowang": 30}
+#: deals tried: 刨王's five hands make a play-out dearer, and four deals keep its slowest
+#: decisions under the 50 ms budget (bench/results/players.md) for most of six's gain
+SAMPLES: Final = {"shuangkou": 6, "paowang": 4}
+#: moves compared in each
 MOVES: Final = 5
 
 
@@ -52,18 +54,19 @@ def worth_looking(view: SeatView) -> bool:
 
 def look_ahead(
     view: SeatView, first: Combo | None, heuristic: Player,
-    allowed: Callable[[Combo | None], bool] = lambda move: True,
+    allowed: Callable[[Combo | None], bool] = lambda move: True, samples: int | None = None,
 ) -> Combo | None:
     """The best of the sensible moves by a small search; ``first`` (the heuristic's own
     choice) unless another move scored strictly better. Only moves ``allowed`` are tried:
-    a play-out's score is no reason to overtake a partner the player could state."""
+    a play-out's score is no reason to overtake a partner the player could state.
+    ``samples``: deals tried, if not the variant's :data:`SAMPLES`."""
     moves = [m for m in candidates(view, first, MOVES) if m is first or allowed(m)]
     if len(moves) == 1:
         return first
     assert view.seat is not None
     rng = random.Random(view_seed(view))
     totals = [0.0] * len(moves)
-    for _ in range(SAMPLES):
+    for _ in range(SAMPLES[view.variant] if samples is None else samples):
         found = determinize(view, rng)
         if found is None:
             return first
