@@ -145,7 +145,7 @@ def _lookahead_player(cards: int, samples: int, seat: int, seed: int) -> Player:
 
 
 def lookahead_factory(name: str) -> Any:
-    """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``30/4``)."""
+    """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``25/4``)."""
     if name == "off":
         return functools.partial(_lookahead_player, 0, 0)
     cards, samples = (int(part) for part in name.split("/"))
@@ -199,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lookahead", nargs=2, metavar=("TRIED", "AGAINST"),
         help="compare two budgets of 刨王's look-ahead near the end, both ways: off, or "
-        "CARDS/SAMPLES (the bot's: 30/4)",
+        "CARDS/SAMPLES (the bot's: 25/4)",
     )
     args = parser.parse_args(argv)
     if args.moves:

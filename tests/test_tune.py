@@ -1,4 +1,4 @@
-"""bench.tune's look-ahead budgets: ``30/4`` is the bot's own AI, ``off`` the AI without it."""
+"""bench.tune's look-ahead budgets: ``25/4`` is the bot's own AI, ``off`` the AI without it."""
 
 from __future__ import annotations
 

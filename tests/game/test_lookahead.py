@@ -171,8 +171,9 @@ def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
 def test_刨王_looks_ahead_only_near_the_end() -> None:
     early = _position("paowang", 4, 30)
     assert not worth_looking(early.view(early.turn))  # some 70 cards in hand
-    late = _endgame(4, "paowang")
-    assert late is not None and sum(len(hand) for hand in late.hands) <= 30
+    # (a 刨王 game may end with more cards than that left: the first deal that gets there)
+    late = next(filter(None, (_endgame(seed, "paowang") for seed in range(4, 40))), None)
+    assert late is not None and sum(len(hand) for hand in late.hands) <= CARDS_LEFT["paowang"]
 
 
 def test_the_look_ahead_never_overtakes_the_partner_without_a_reason() -> None:

@@ -26,9 +26,10 @@ from bot.game.players.sampling import act, candidates, clone, determinize, finis
 #: look ahead once the hands hold this many cards or fewer, all seats together. In 刨王 a
 #: sample's sides are a guess for every seat that has not revealed, yet with today's AI in
 #: the play-outs the look gains there too (bench/results/tuning.md)
-CARDS_LEFT: Final = {"shuangkou": 20, "paowang": 30}
-#: deals tried: 刨王's five hands make a play-out dearer, and four deals keep its slowest
-#: decisions under the 50 ms budget (bench/results/players.md) for most of six's gain
+CARDS_LEFT: Final = {"shuangkou": 20, "paowang": 25}
+#: deals tried: 刨王's five hands make a play-out dearer; four deals from 25 cards keep its
+#: slowest cold decisions under the 50 ms budget with room to spare (30 cards went over it on
+#: a slower day, bench/results/tuning.md) for most of the gain
 SAMPLES: Final = {"shuangkou": 6, "paowang": 4}
 #: moves compared in each
 MOVES: Final = 5
