@@ -3,6 +3,7 @@ copies, and decisions that stay legal, deterministic and blind to the hidden car
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -119,16 +120,22 @@ def _endgame(seed: int, variant: str = "shuangkou") -> Any:
     return None
 
 
+def _first_endgames(variant: str, count: int) -> list[tuple[int, Any]]:
+    """The first ``count`` deals that offer the look-ahead a choice near the end (some end
+    with more cards than that left: a team out first ends a 双扣 game)."""
+    games = ((seed, _endgame(seed, variant)) for seed in range(100))
+    reached = list(itertools.islice(((s, g) for s, g in games if g is not None), count))
+    assert len(reached) == count, f"too few {variant} deals reach the look-ahead"
+    return reached
+
+
 def _endgames(count: int) -> list[tuple[str, int, Any]]:
-    """The first ``count`` deals of each game that offer the look-ahead a choice near the end
-    (some end with more cards than that left: a team out first ends a 双扣 game)."""
-    found = []
-    for variant in ("shuangkou", "paowang"):
-        games = [(variant, seed, _endgame(seed, variant)) for seed in range(100)]
-        reached = [(v, seed, game) for v, seed, game in games if game is not None][:count]
-        assert len(reached) == count, f"too few {variant} deals reach the look-ahead"
-        found += reached
-    return found
+    """:func:`_first_endgames` of each game."""
+    return [
+        (variant, seed, game)
+        for variant in ("shuangkou", "paowang")
+        for seed, game in _first_endgames(variant, count)
+    ]
 
 
 @pytest.mark.parametrize(("variant", "seed", "game"), _endgames(6))
@@ -171,9 +178,8 @@ def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
 def test_刨王_looks_ahead_only_near_the_end() -> None:
     early = _position("paowang", 4, 30)
     assert not worth_looking(early.view(early.turn))  # some 70 cards in hand
-    # (a 刨王 game may end with more cards than that left: the first deal that gets there)
-    late = next(filter(None, (_endgame(seed, "paowang") for seed in range(4, 40))), None)
-    assert late is not None and sum(len(hand) for hand in late.hands) <= CARDS_LEFT["paowang"]
+    [(_, late)] = _first_endgames("paowang", 1)
+    assert sum(len(hand) for hand in late.hands) <= CARDS_LEFT["paowang"]
 
 
 def test_the_look_ahead_never_overtakes_the_partner_without_a_reason() -> None:
