@@ -8,15 +8,15 @@ every player the same way through :func:`decide`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from bot.game.common import Combo, Event, SeatView
 
 __all__ = [
-    "Overtake", "Player", "decide", "is_bomb", "legal_options", "lowest", "play_order_key",
-    "revealed_self", "seats_to_act",
+    "Overtake", "Player", "decide", "is_bomb", "legal_options", "lowest", "overtake_allowed",
+    "play_order_key", "revealed_self", "seats_to_act",
 ]
 
 
@@ -41,6 +41,16 @@ class Overtake(StrEnum):
     GUARDS = "guards"  # a seat not known to be a partner can still beat the partner's play
     # before the trick comes back, and this play cannot be beaten without a bomb
     RUNS_OUT = "runs out"  # with the lead, the rest of the hand plays out
+
+
+def overtake_allowed(
+    view: SeatView, move: Combo | None, reason: Callable[[Combo], Overtake | None]
+) -> bool:
+    """A move the AI may make: anything but playing over a known partner's trick without a
+    ``reason`` it can state (each game's own reasons, read only over a partner)."""
+    if move is None or view.on_table_seat not in view.partners:
+        return True
+    return reason(move) is not None
 
 
 def seats_to_act(view: SeatView) -> tuple[int, ...]:

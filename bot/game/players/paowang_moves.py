@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from bot.game import paowang_combos
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo, SeatView
-from bot.game.players.base import Overtake, seats_to_act
+from bot.game.players.base import Overtake, overtake_allowed, seats_to_act
 from bot.game.players.decompose import Part, Plan, run_beatable
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_plan import ACE, DECK, TWO, part_matches, plan_for
 from bot.game.players.sampling import pick
-from bot.game.players.trees import TreeModel
+from bot.game.players.trees import TreeModel, paired_inputs
 
 POINTS = paowang_combos.POINTS
 SEATS = 5
@@ -190,13 +190,9 @@ def overtake_reason(position: Position, move: Combo) -> Overtake | None:
 COMMITTED = TreeModel(MOVE_BASE, MOVE_TREES)
 
 
-def inputs_of(
-    position: Position, moves: Sequence[Combo | None]
-) -> list[tuple[float, ...]]:
+def inputs_of(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
     """The trees' inputs for each move but the first (the heuristic's choice)."""
-    shared = position_features(position)
-    choice = move_features(position, moves[0])
-    return [(*shared, *move_features(position, move), *choice) for move in moves[1:]]
+    return paired_inputs(position, moves, position_features, move_features)
 
 
 def position_of(
@@ -208,10 +204,9 @@ def position_of(
 def allowed(position: Position, move: Combo | None) -> bool:
     """A move the learned look may take: anything but playing over a known partner's trick
     without a reason."""
-    view = position.view
-    if move is None or view.on_table_seat not in view.partners:
-        return True
-    return overtake_reason(position, move) is not None
+    return overtake_allowed(
+        position.view, move, lambda combo: overtake_reason(position, combo)
+    )
 
 
 def best_move(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.common import Combo, SeatView
-from bot.game.players.base import Overtake, seats_to_act
+from bot.game.players.base import Overtake, overtake_allowed, seats_to_act
 from bot.game.players.decompose import Part, Plan
 from bot.game.players.shuangkou_move_model import SK_MOVE_BASE, SK_MOVE_TREES
 from bot.game.players.shuangkou_plan import (
@@ -28,7 +28,7 @@ from bot.game.players.shuangkou_plan import (
     part_matches,
     plan_for,
 )
-from bot.game.players.trees import TreeModel
+from bot.game.players.trees import TreeModel, paired_inputs
 from bot.game.shuangkou_combos import BOMB_KINDS
 
 #: moves compared with the heuristic's choice (its own choice counted)
@@ -146,9 +146,7 @@ def move_features(position: Position, move: Combo | None) -> tuple[float, ...]:
 
 def inputs_of(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
     """The trees' inputs for each move but the first (the heuristic's choice)."""
-    shared = position_features(position)
-    choice = move_features(position, moves[0])
-    return [(*shared, *move_features(position, move), *choice) for move in moves[1:]]
+    return paired_inputs(position, moves, position_features, move_features)
 
 
 def worth_a_look(view: SeatView, choice: Combo | None) -> bool:
@@ -182,10 +180,9 @@ def overtake_reason(position: Position, move: Combo) -> Overtake | None:
 def allowed(position: Position, move: Combo | None) -> bool:
     """A move the AI may make: anything but playing over the partner's trick without a
     reason (:func:`overtake_reason`)."""
-    view = position.view
-    if move is None or view.on_table_seat not in view.partners:
-        return True
-    return overtake_reason(position, move) is not None
+    return overtake_allowed(
+        position.view, move, lambda combo: overtake_reason(position, combo)
+    )
 
 
 #: the model in the repository (``shuangkou_move_model.py``)

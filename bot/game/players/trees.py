@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bot.game.players.paowang_bomb_model import Tree
 
 Scorer = Callable[[Sequence[float]], float]
+Features = tuple[float, ...]
+P = TypeVar("P")
+M = TypeVar("M")
 
 
 def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
@@ -76,3 +80,15 @@ class TreeModel:
     def __reduce__(self) -> tuple[type[TreeModel], tuple[float, tuple[Tree, ...]]]:
         # the compiled function cannot be pickled: a worker process compiles the trees again
         return (TreeModel, (self.base, self.trees))
+
+
+def paired_inputs(
+    position: P, moves: Sequence[M], position_features: Callable[[P], Features],
+    move_features: Callable[[P, M], Features],
+) -> list[Features]:
+    """The move models' inputs for each move but the first (the heuristic's choice): the
+    position, the move, then the choice read the same way, so that the trees score a move
+    against the choice it would replace (both games' layout)."""
+    shared = position_features(position)
+    choice = move_features(position, moves[0])
+    return [(*shared, *move_features(position, move), *choice) for move in moves[1:]]
