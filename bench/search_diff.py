@@ -6,7 +6,9 @@ at every decision where the search takes another move than the AI would, notes t
 change and the mean gain the search measured for it. The table sorts the kinds of change by
 that gain: it says which of the AI's judgements lose most, to work on first. The gains are the
 search's own estimates on its samples (noisy, and picked as the best of several), so only the
-ranking means much, not the figures.
+ranking means much, not the figures. A second table splits the searched decisions by the
+cards left in the five hands, to tell the AI's look-ahead near the end
+(:data:`bot.game.players.lookahead.CARDS_LEFT`) from the rest of the game.
 """
 
 from __future__ import annotations
@@ -21,9 +23,19 @@ from bench.search_match import PAOWANG_PAIRS, SearchBudget
 from bot.cli.simulate import new_game, play_out
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
+from bot.game.players.lookahead import CARDS_LEFT
 
-#: (kind of change, searched decision's gain in points per sample)
-Change = tuple[str, float]
+#: (kind of change, searched decision's gain in points per sample, cards left in all hands);
+#: the kind is None where the search kept the AI's move
+Change = tuple[str | None, float, int]
+
+#: the phases of the second table: (title, the most cards left it covers)
+PHASES: tuple[tuple[str, int], ...] = (
+    (f"≤ {CARDS_LEFT['paowang']} cards left (the AI looks ahead)", CARDS_LEFT["paowang"]),
+    ("26–50", 50),
+    ("51–80", 80),
+    ("81–108 (the opening)", 108),
+)
 
 
 def kind_of_change(view: SeatView, ai: Combo | None, search: Combo | None) -> str:
@@ -60,12 +72,15 @@ class DiffingSearch(SearchPlayer):
 
     def _search(self, view: SeatView, moves: list[Combo | None]) -> Combo | None:
         choice = super()._search(view, moves)
-        if choice is not moves[0]:
-            scores = self._last_scores
-            assert scores is not None
-            index = next(i for i, move in enumerate(moves) if move is choice)
-            gain = sum(row[index] - row[0] for row in scores) / len(scores)
-            self.changes.append((kind_of_change(view, moves[0], choice), gain))
+        left = sum(view.hand_sizes)
+        if choice is moves[0]:
+            self.changes.append((None, 0.0, left))
+            return choice
+        scores = self._last_scores
+        assert scores is not None
+        index = next(i for i, move in enumerate(moves) if move is choice)
+        gain = sum(row[index] - row[0] for row in scores) / len(scores)
+        self.changes.append((kind_of_change(view, moves[0], choice), gain, left))
         return choice
 
     def scores(self, view: SeatView, moves: list[Combo | None]) -> list[list[float]] | None:
@@ -87,9 +102,14 @@ def collect(deals: int, seed: int, budget: SearchBudget) -> list[Change]:
 
 
 def table(changes: Sequence[Change]) -> str:
+    """The changes by kind, the kinds that gain most first."""
     counts: dict[str, int] = defaultdict(int)
     gains: dict[str, float] = defaultdict(float)
-    for kind, gain in changes:
+    changed = 0
+    for kind, gain, _ in changes:
+        if kind is None:
+            continue
+        changed += 1
         counts[kind] += 1
         gains[kind] += gain
     total = sum(gains.values()) or 1.0
@@ -99,9 +119,40 @@ def table(changes: Sequence[Change]) -> str:
     ]
     for kind in sorted(gains, key=lambda k: -gains[k]):
         lines.append(
-            f"| {kind} | {counts[kind]} | {100 * counts[kind] / len(changes):.0f}% "
+            f"| {kind} | {counts[kind]} | {100 * counts[kind] / changed:.0f}% "
             f"| {100 * gains[kind] / total:.0f}% |"
         )
+    return "\n".join(lines)
+
+
+def phase_of(left: int) -> str:
+    return next(title for title, most in PHASES if left <= most)
+
+
+def phase_table(changes: Sequence[Change]) -> str:
+    """Every searched decision by the cards left: how often the search left the AI's move,
+    and the share of all it expected to gain that falls in each phase."""
+    searched: dict[str, int] = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
+    gains: dict[str, float] = defaultdict(float)
+    for kind, gain, left in changes:
+        phase = phase_of(left)
+        searched[phase] += 1
+        if kind is not None:
+            counts[phase] += 1
+            gains[phase] += gain
+    total = sum(gains.values()) or 1.0
+    lines = [
+        "| cards left in the five hands | searched decisions | changed | share of expected gain |",
+        "| --- | --- | --- | --- |",
+    ]
+    for title, _ in PHASES:
+        if searched[title]:
+            lines.append(
+                f"| {title} | {searched[title]} | {counts[title]} "
+                f"({100 * counts[title] / searched[title]:.0f}%) "
+                f"| {100 * gains[title] / total:.0f}% |"
+            )
     return "\n".join(lines)
 
 
@@ -111,8 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args(argv)
     changes = collect(args.deals, args.seed, SearchBudget())
-    print(f"{len(changes)} decisions changed in {args.deals} deals (seed {args.seed})")
+    changed = sum(1 for kind, _, _ in changes if kind is not None)
+    print(
+        f"{changed} of {len(changes)} searched decisions changed in {args.deals} deals "
+        f"(seed {args.seed})"
+    )
     print(table(changes))
+    print()
+    print(phase_table(changes))
     return 0
 
 
