@@ -1,5 +1,5 @@
 """Where the search player departs from the bot's AI in 刨王, and what it expects to gain:
-``python -m bench.search_diff [--deals N] [--seed S]``.
+``python -m bench.search_diff [--deals N] [--seed S] [--jobs J]``.
 
 It plays deals as :mod:`bench.search_match` does (two search seats among three AI seats) and,
 at every decision where the search takes another move than the AI would, notes the kind of
@@ -17,6 +17,7 @@ import argparse
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 
 from bench.search import SearchPlayer
 from bench.search_match import PAOWANG_PAIRS, SearchBudget
@@ -88,17 +89,26 @@ class DiffingSearch(SearchPlayer):
         return self._last_scores
 
 
-def collect(deals: int, seed: int, budget: SearchBudget) -> list[Change]:
+def deal_changes(deal: int, seed: int, budget: SearchBudget) -> list[Change]:
+    """The searched decisions of one deal: two search seats among three AI seats, as
+    :mod:`bench.search_match` seats them."""
     changes: list[Change] = []
-    for deal in range(deals):
-        game = new_game("paowang", seed * 1_000_003 + 700_000 + deal)
-        pair = PAOWANG_PAIRS[deal % len(PAOWANG_PAIRS)]
-        players: list[Player] = [
-            DiffingSearch(deal * 10 + seat, budget, changes) if seat in pair else AiPlayer(seat)
-            for seat in range(game.seats)
-        ]
-        play_out(game, players)
+    game = new_game("paowang", seed * 1_000_003 + 700_000 + deal)
+    pair = PAOWANG_PAIRS[deal % len(PAOWANG_PAIRS)]
+    players: list[Player] = [
+        DiffingSearch(deal * 10 + seat, budget, changes) if seat in pair else AiPlayer(seat)
+        for seat in range(game.seats)
+    ]
+    play_out(game, players)
     return changes
+
+
+def collect(deals: int, seed: int, budget: SearchBudget, jobs: int = 1) -> list[Change]:
+    if jobs <= 1:
+        return [change for deal in range(deals) for change in deal_changes(deal, seed, budget)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        per_deal = pool.map(deal_changes, range(deals), [seed] * deals, [budget] * deals)
+        return [change for changes in per_deal for change in changes]
 
 
 def table(changes: Sequence[Change]) -> str:
@@ -160,8 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.search_diff", description=__doc__)
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    changes = collect(args.deals, args.seed, SearchBudget())
+    changes = collect(args.deals, args.seed, SearchBudget(), args.jobs)
     changed = sum(1 for kind, _, _ in changes if kind is not None)
     print(
         f"{changed} of {len(changes)} searched decisions changed in {args.deals} deals "

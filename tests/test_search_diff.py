@@ -1,6 +1,7 @@
 """bench.search_diff's tables: the changes by kind, and every searched decision by phase."""
 
-from bench.search_diff import PHASES, phase_of, phase_table, table
+from bench.search_diff import PHASES, collect, phase_of, phase_table, table
+from bench.search_match import SearchBudget
 
 
 def test_phases_split_the_game_at_the_look_ahead() -> None:
@@ -26,3 +27,11 @@ def test_tables_count_kept_decisions_only_in_the_phase_table() -> None:
     assert "| 1 (100%) | 75% |" in by_phase
     assert "| 81–108 (the opening) | 3 | 1 (33%) | 25% |" in by_phase
     assert "26–50" not in by_phase  # no decision there
+
+
+def test_collect_notes_every_searched_decision_the_same_in_workers() -> None:
+    tiny = SearchBudget(samples=2, max_candidates=2)
+    alone = collect(2, 5, tiny)
+    assert alone == collect(2, 5, tiny, jobs=2)
+    assert alone and all(1 <= left <= 108 for _, _, left in alone)
+    assert all(gain == 0.0 for kind, gain, _ in alone if kind is None)
