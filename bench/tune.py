@@ -123,12 +123,15 @@ def shuangkou_factory(name: str) -> Any:
 
 class LookaheadPlayer(AiPlayer):
     """The AI with 刨王's look-ahead at another budget: ``cards`` left or fewer (0: never),
-    ``samples`` deals (what ``lookahead.CARDS_LEFT`` and ``SAMPLES`` set for the bot)."""
+    ``samples`` deals (what ``lookahead.CARDS_LEFT`` and ``SAMPLES`` set for the bot), the
+    deals played out by the AI without its look-ahead, or with ``fast`` play-outs also
+    without its learned moves (the previous round's AI: about half the cost a play-out)."""
 
-    def __init__(self, seat: int, cards: int, samples: int) -> None:
+    def __init__(self, seat: int, cards: int, samples: int, fast: bool = False) -> None:
         super().__init__(seat, lookahead=False)
         self.cards, self.samples = cards, samples
-        self._playouts = AiPlayer(seat, lookahead=False)
+        tuning = Tuning(learned_moves=False) if fast else None
+        self._playouts = AiPlayer(seat, lookahead=False, paowang_tuning=tuning)
 
     def choose(self, view: SeatView) -> Combo | None:
         choice = super().choose(view)
@@ -140,16 +143,19 @@ class LookaheadPlayer(AiPlayer):
         )
 
 
-def _lookahead_player(cards: int, samples: int, seat: int, seed: int) -> Player:
-    return LookaheadPlayer(seat, cards, samples)
+def _lookahead_player(cards: int, samples: int, fast: bool, seat: int, seed: int) -> Player:
+    return LookaheadPlayer(seat, cards, samples, fast)
 
 
 def lookahead_factory(name: str) -> Any:
-    """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``25/4``)."""
+    """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``25/4``),
+    ``CARDS/SAMPLES/fast`` for play-outs without the learned moves."""
     if name == "off":
-        return functools.partial(_lookahead_player, 0, 0)
-    cards, samples = (int(part) for part in name.split("/"))
-    return functools.partial(_lookahead_player, cards, samples)
+        return functools.partial(_lookahead_player, 0, 0, False)
+    cards, samples, *how = name.split("/")
+    if how not in ([], ["fast"]):
+        raise ValueError(f"not a look-ahead budget: {name!r}")
+    return functools.partial(_lookahead_player, int(cards), int(samples), how == ["fast"])
 
 
 def compare_models(
@@ -199,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lookahead", nargs=2, metavar=("TRIED", "AGAINST"),
         help="compare two budgets of 刨王's look-ahead near the end, both ways: off, or "
-        "CARDS/SAMPLES (the bot's: 25/4)",
+        "CARDS/SAMPLES (the bot's: 25/4), or CARDS/SAMPLES/fast (play-outs without the "
+        "learned moves)",
     )
     args = parser.parse_args(argv)
     if args.moves:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.tune import lookahead_factory
 from bot.cli.simulate import next_actor
 from bot.game import paowang
@@ -30,3 +32,13 @@ def test_the_bots_budget_decides_as_the_bot_and_off_as_the_ai_without_it() -> No
                 differed += not same_play(plain, choice)
             decide(players[seat], game, seat)
     assert looked >= 20 and differed >= 1
+
+
+def test_fast_play_outs_are_the_ai_without_its_learned_moves() -> None:
+    fast = lookahead_factory("30/4/fast")(2, 0)
+    plain = lookahead_factory("30/4")(2, 0)
+    assert (fast.cards, fast.samples) == (plain.cards, plain.samples) == (30, 4)
+    assert not fast._playouts._paowang_tuning.learned_moves
+    assert plain._playouts._paowang_tuning.learned_moves
+    with pytest.raises(ValueError, match="not a look-ahead budget"):
+        lookahead_factory("30/4/slow")
