@@ -17,7 +17,10 @@ labels, from the question's inputs (:data:`bot.game.players.paowang_bombs.BOMB_F
 holds a fifth of the deals out and prints, on them, what bombing by the model gains over
 bombing by the rules, by the labels (the search's own, noisy estimate). ``--write`` fits again
 on every question and writes the trees as plain tuples to
-``bot/game/players/paowang_bomb_model.py``, which the bot reads without scikit-learn. Both
+``bot/game/players/paowang_bomb_model.py`` (or ``--model-out``), which the bot reads without
+scikit-learn. ``fit --on-top`` keeps the bot's trees and boosts more on top of them, fitted to
+what they leave unexplained: a round labelled at a table of today's AI then adds to what the
+earlier rounds' labels taught, without those files. Both
 steps are deterministic for their arguments: that file's docstring holds the command lines
 that made it.
 """
@@ -27,6 +30,8 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
+import runpy
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -175,8 +180,36 @@ LEARNING_RATE = 0.05
 MIN_LEAF = 40
 
 
-def fit(rows: Sequence[dict[str, Any]]) -> TreeModel:
-    return fit_trees([row["inputs"] for row in rows], [row["gain"] for row in rows])
+def fit(rows: Sequence[dict[str, Any]], start: TreeModel | None = None) -> TreeModel:
+    """Trees fitted to the labels; with ``start``, more trees boosted on top of that model
+    (fitted to what it leaves unexplained), its own trees kept as they are: a round labelled
+    at a table of today's model adds to what earlier rounds' labels taught it, when those
+    labels are no longer at hand."""
+    inputs = [row["inputs"] for row in rows]
+    if start is None:
+        return fit_trees(inputs, [row["gain"] for row in rows])
+    left = [row["gain"] - start.expected_gain(row["inputs"]) for row in rows]
+    more = fit_trees(inputs, left)
+    return TreeModel(round(start.base + more.base, 6), start.trees + more.trees)
+
+
+def committed_model(path: Path = MODEL_FILE) -> TreeModel:
+    """The model the bot plays by, as its file holds it."""
+    found = runpy.run_path(str(path))
+    return TreeModel(found["BOMB_BASE"], found["BOMB_TREES"])
+
+
+def committed_questions(path: Path = MODEL_FILE) -> int:
+    """How many labelled questions the model in ``path`` was fitted to (its docstring says)."""
+    found = re.search(r"on\s+(\d+)\s+questions", path.read_text())
+    assert found, f"{path} does not say how many questions made it"
+    return int(found.group(1))
+
+
+def committed_commands(path: Path = MODEL_FILE) -> list[str]:
+    """The command lines that made the model in ``path`` (from its docstring)."""
+    lines = path.read_text().split('"""')[1].splitlines()
+    return [line.strip() for line in lines if line.strip().startswith("python -m ")]
 
 
 def fit_trees(
@@ -243,16 +276,28 @@ def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
     return sum(row["gain"] for row, bomb in zip(rows, bombs, strict=True) if bomb) / len(rows)
 
 
-def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
-    fitted = fit(train)
-    model = [fitted.expected_gain(row["inputs"]) > 0 for row in held]
+def report(
+    train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
+    start: TreeModel | None = None,
+) -> None:
+    """What each way of answering gains on the held-out questions, by their labels: the
+    rules, the model fitted (on top of ``start`` when given), ``start`` itself."""
+    fitted = fit(train, start)
     rule = [bool(row["rule"]) for row in held]
     best = [row["gain"] > 0 for row in held]
     print(f"{len(train)} questions to fit, {len(held)} held out")
-    for name, bombs in (
+    ways = [
         ("never bomb", [False] * len(held)), ("always bomb", [True] * len(held)),
-        ("the rules", rule), ("the model", model), ("hindsight (the labels)", best),
-    ):
+        ("the rules", rule),
+    ]
+    if start is not None:
+        ways.append(("the model it starts from", [start.expected_gain(row["inputs"]) > 0
+                                                 for row in held]))
+    ways += [
+        ("the model", [fitted.expected_gain(row["inputs"]) > 0 for row in held]),
+        ("hindsight (the labels)", best),
+    ]
+    for name, bombs in ways:
         print(f"  {name:24} bombs {sum(bombs) / len(held):5.1%}  "
               f"gain {policy_gain(held, bombs):+.3f} points per question")
 
@@ -296,17 +341,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
+    fitting.add_argument(
+        "--on-top", action="store_true",
+        help="boost more trees on top of the bot's model instead of fitting anew",
+    )
+    fitting.add_argument(
+        "--model-out", type=Path, default=MODEL_FILE,
+        help="where --write writes the model (default: the bot's, "
+        "bot/game/players/paowang_bomb_model.py)",
+    )
     args = parser.parse_args(argv)
     if args.step == "collect":
         count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)
-    report(*held_out(rows))
+    start = committed_model() if args.on_top else None
+    report(*held_out(rows), start)
     if args.write:
-        commands = made_with("bench.train_bombs", args.files, rows, collected_by)
-        write(fit(rows), commands, len(rows))
-        print(f"model written to {MODEL_FILE}")
+        if start is None:
+            commands = made_with("bench.train_bombs", args.files, rows, collected_by)
+        else:  # the bot's model and how it was made, then the trees added on top
+            *collections, _ = made_with(
+                "bench.train_bombs", args.files, rows, collected_by, refits=False
+            )
+            names = " ".join(path.name for path in args.files)
+            commands = [
+                *committed_commands(), *collections,
+                f"python -m bench.train_bombs fit {names} --on-top --write",
+            ]
+        questions = len(rows) + (committed_questions() if start is not None else 0)
+        write(fit(rows, start), commands, questions, args.model_out)
+        print(f"model written to {args.model_out}")
     return 0
 
 

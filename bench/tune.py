@@ -80,8 +80,9 @@ def tuned_factory(tuning: Tuning) -> Any:
 
 
 def load_model(path: Path, name: str = "MOVE") -> TreeModel:
-    """A model file as ``fit --write`` writes it: ``MOVE`` (``bench.train_moves``),
-    ``REVEAL`` (``bench.train_reveal``) or ``SK_MOVE`` (``bench.train_shuangkou``)."""
+    """A model file as ``fit --write`` writes it: ``MOVE`` (``bench.train_moves``), ``BOMB``
+    (``bench.train_bombs``), ``REVEAL`` (``bench.train_reveal``) or ``SK_MOVE``
+    (``bench.train_shuangkou``)."""
     found = runpy.run_path(str(path))
     return TreeModel(found[f"{name}_BASE"], found[f"{name}_TREES"])
 
@@ -93,6 +94,16 @@ def move_tuning(name: str) -> Tuning:
     if name == "committed":
         return Tuning()
     return Tuning(move_model=load_model(Path(name)))
+
+
+def bomb_tuning(name: str) -> Tuning:
+    """``rules`` (the bomb question answered by the hand-written rules), ``committed`` (the
+    repository's model), or a model file written by ``bench.train_bombs``."""
+    if name == "rules":
+        return Tuning(learned_bombs=False)
+    if name == "committed":
+        return Tuning()
+    return Tuning(bomb_model=load_model(Path(name), "BOMB"))
 
 
 def reveal_tuning(name: str) -> Tuning:
@@ -193,6 +204,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "written by bench.train_moves",
     )
     parser.add_argument(
+        "--bombs", nargs=2, metavar=("TRIED", "AGAINST"),
+        help="compare two answers to the bomb question, both ways: rules, committed or a "
+        "file written by bench.train_bombs",
+    )
+    parser.add_argument(
         "--reveal", nargs=2, metavar=("TRIED", "AGAINST"),
         help="compare two 亮王 answers, both ways: rule, committed or a file written by "
         "bench.train_reveal",
@@ -211,6 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        return 0
+    if args.bombs:
+        compare_models(
+            *args.bombs, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            factory_of=lambda name: tuned_factory(bomb_tuning(name)),
+        )
         return 0
     if args.reveal:
         compare_models(

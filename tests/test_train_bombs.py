@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import runpy
 from pathlib import Path
 from typing import Any
 
-from bench.train_bombs import fit, policy_gain, questions_of_deal, write
+import pytest
+
+from bench import train_bombs
+from bench.train_bombs import (
+    committed_commands,
+    committed_model,
+    committed_questions,
+    fit,
+    policy_gain,
+    questions_of_deal,
+    write,
+)
+from bench.tune import bomb_tuning
+from bot.cli.simulate import next_actor
+from bot.game import paowang
+from bot.game.players import AiPlayer, decide
+from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bombs import BOMB_FEATURES
 from bot.game.players.trees import TreeModel
 
@@ -56,3 +73,69 @@ def test_a_policy_gains_the_labels_of_the_questions_it_bombs() -> None:
     rows = [{"gain": 2.0}, {"gain": -1.0}, {"gain": 3.0}, {"gain": 0.5}]
     assert policy_gain(rows, [True, False, False, True]) == (2.0 + 0.5) / 4
     assert policy_gain(rows, [False] * 4) == 0.0
+
+
+def test_trees_boosted_on_top_keep_the_start_and_learn_what_it_misses() -> None:
+    rows = _step_rows(2000)
+    start = fit(rows)  # knows the step at 20 points, not the one added below
+    for row in rows:
+        row["gain"] += 4.0 if row["inputs"][2] >= 3.0 else 0.0
+    on_top = fit(rows, start)
+    assert on_top.trees[: len(start.trees)] == start.trees
+    assert len(on_top.trees) > len(start.trees)
+    low = [1.0, 0.5, 0.5] + [1.0] * (len(BOMB_FEATURES) - 3)
+    high = [1.0, 0.5, 3.5] + [1.0] * (len(BOMB_FEATURES) - 3)
+    assert start.expected_gain(high) < 0.0  # the start would pass ...
+    assert on_top.expected_gain(high) > 1.5  # ... where bombing now pays
+    assert on_top.expected_gain(low) < -0.5
+
+
+def test_a_model_on_top_says_how_it_was_made_and_on_how_many_questions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``fit --on-top --write`` chains the committed model's commands, then its own."""
+    labels = tmp_path / "s99.jsonl"
+    rows = [  # deal 0 is held out, deal 1 fitted
+        *questions_of_deal(0, seed=99, samples=2, policy="model"),
+        *questions_of_deal(1, seed=99, samples=2, policy="model"),
+    ]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "model.py"
+    before = committed_commands()
+    arguments = ["fit", str(labels), "--on-top", "--write", "--model-out", str(out)]
+    assert train_bombs.main(arguments) == 0
+    assert committed_commands(out) == [
+        *before,
+        "python -m bench.train_bombs collect --deals 2 --seed 99 --samples 2 --policy model "
+        "--out s99.jsonl",
+        "python -m bench.train_bombs fit s99.jsonl --on-top --write",
+    ]
+    assert committed_questions(out) == committed_questions() + len(rows)
+    made = committed_model(out)
+    assert made.trees[: len(committed_model().trees)] == committed_model().trees
+
+
+def test_the_benchmark_seats_a_bomb_model_from_a_file(tmp_path: Path) -> None:
+    always = TreeModel(5.0, ())
+    path = tmp_path / "always.py"
+    write(always, ["python -m bench.train_bombs fit x.jsonl --write"], 1, path)
+    assert bomb_tuning(str(path)).bomb_model == always
+    assert bomb_tuning("committed") == Tuning()
+    assert not bomb_tuning("rules").learned_bombs
+    seen = 0
+    for seed in range(4):
+        game = paowang.Game.deal(seed)
+        asker = PaowangAI()
+        bomber = PaowangAI(tuning=Tuning(bomb_model=always))
+        passer = PaowangAI(tuning=Tuning(bomb_model=TreeModel(-5.0, ())))
+        while not game.over and seen < 5:
+            seat = next_actor(game)
+            assert seat is not None
+            view = game.view(seat)
+            question = None if view.reveal_pending else asker.bomb_question(view)
+            if question is not None:
+                seen += 1
+                assert bomber.heuristic_choice(view) == question.bomb
+                assert passer.heuristic_choice(view) is None
+            decide(AiPlayer(seat, lookahead=False), game, seat)
+    assert seen == 5

@@ -81,6 +81,9 @@ class Tuning:
     #: matches: the rules lose -0.068 and -0.229 a seat and game against it (seeds 8 and 9),
     #: and it gains +0.224 among players of the rules (bench/results/tuning.md)
     learned_bombs: bool = True
+    #: the trees that answer the bomb question: None for the committed model
+    #: (``paowang_bomb_model.py``); the benchmark seats another round's here to compare them
+    bomb_model: TreeModel | None = None
     #: score every sensible move by the model fitted to paired play-outs
     #: (``paowang_moves``, ``bench/train_moves.py``) and leave the heuristic's choice for a
     #: move it expects to gain
@@ -244,6 +247,9 @@ class PaowangAI:
 
     def _bombs(self, question: BombQuestion) -> bool:
         if self.tuning.learned_bombs:
+            model = self.tuning.bomb_model
+            if model is not None:
+                return model.expected_gain(question.inputs) > 0.0
             return bomb_gain_expected(question.inputs) > 0.0
         return question.rule
 
