@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.search import SearchPlayer
@@ -111,18 +111,24 @@ def collect(deals: int, seed: int, budget: SearchBudget, jobs: int = 1) -> list[
         return [change for changes in per_deal for change in changes]
 
 
-def table(changes: Sequence[Change]) -> str:
-    """The changes by kind, the kinds that gain most first."""
+def tally(
+    changes: Sequence[Change], group: Callable[[str, int], str]
+) -> tuple[dict[str, int], dict[str, float], float]:
+    """The decisions the search changed, by ``group(kind, cards left)``: how many, what they
+    were expected to gain, and that gain over all groups (1 when there is none)."""
     counts: dict[str, int] = defaultdict(int)
     gains: dict[str, float] = defaultdict(float)
-    changed = 0
-    for kind, gain, _ in changes:
-        if kind is None:
-            continue
-        changed += 1
-        counts[kind] += 1
-        gains[kind] += gain
-    total = sum(gains.values()) or 1.0
+    for kind, gain, left in changes:
+        if kind is not None:
+            counts[group(kind, left)] += 1
+            gains[group(kind, left)] += gain
+    return counts, gains, sum(gains.values()) or 1.0
+
+
+def table(changes: Sequence[Change]) -> str:
+    """The changes by kind, the kinds that gain most first."""
+    counts, gains, total = tally(changes, lambda kind, left: kind)
+    changed = sum(counts.values())
     lines = [
         "| the search, where the AI would not | decisions | share | share of expected gain |",
         "| --- | --- | --- | --- |",
@@ -142,16 +148,8 @@ def phase_of(left: int) -> str:
 def phase_table(changes: Sequence[Change]) -> str:
     """Every searched decision by the cards left: how often the search left the AI's move,
     and the share of all it expected to gain that falls in each phase."""
-    searched: dict[str, int] = defaultdict(int)
-    counts: dict[str, int] = defaultdict(int)
-    gains: dict[str, float] = defaultdict(float)
-    for kind, gain, left in changes:
-        phase = phase_of(left)
-        searched[phase] += 1
-        if kind is not None:
-            counts[phase] += 1
-            gains[phase] += gain
-    total = sum(gains.values()) or 1.0
+    searched = Counter(phase_of(left) for _, _, left in changes)
+    counts, gains, total = tally(changes, lambda kind, left: phase_of(left))
     lines = [
         "| cards left in the five hands | searched decisions | changed | share of expected gain |",
         "| --- | --- | --- | --- |",

@@ -31,7 +31,6 @@ import argparse
 import functools
 import json
 import re
-import runpy
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -43,7 +42,7 @@ from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import Tree
-from bot.game.players.paowang_bombs import model_inputs
+from bot.game.players.paowang_bombs import COMMITTED_BOMBS, model_inputs
 from bot.game.players.trees import TreeModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_bomb_model.py"
@@ -191,12 +190,6 @@ def fit(rows: Sequence[dict[str, Any]], start: TreeModel | None = None) -> TreeM
     left = [row["gain"] - start.expected_gain(row["inputs"]) for row in rows]
     more = fit_trees(inputs, left)
     return TreeModel(round(start.base + more.base, 6), start.trees + more.trees)
-
-
-def committed_model(path: Path = MODEL_FILE) -> TreeModel:
-    """The model the bot plays by, as its file holds it."""
-    found = runpy.run_path(str(path))
-    return TreeModel(found["BOMB_BASE"], found["BOMB_TREES"])
 
 
 def committed_questions(path: Path = MODEL_FILE) -> int:
@@ -356,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)
-    start = committed_model() if args.on_top else None
+    start = COMMITTED_BOMBS if args.on_top else None
     report(*held_out(rows), start)
     if args.write:
         if start is None:

@@ -14,19 +14,18 @@ import pytest
 from bench import train_bombs
 from bench.train_bombs import (
     committed_commands,
-    committed_model,
     committed_questions,
     fit,
     policy_gain,
     questions_of_deal,
     write,
 )
-from bench.tune import bomb_tuning
+from bench.tune import bomb_tuning, load_model
 from bot.cli.simulate import next_actor
 from bot.game import paowang
 from bot.game.players import AiPlayer, decide
 from bot.game.players.paowang_ai import PaowangAI, Tuning
-from bot.game.players.paowang_bombs import BOMB_FEATURES
+from bot.game.players.paowang_bombs import BOMB_FEATURES, COMMITTED_BOMBS
 from bot.game.players.trees import TreeModel
 
 
@@ -111,8 +110,8 @@ def test_a_model_on_top_says_how_it_was_made_and_on_how_many_questions(
         "python -m bench.train_bombs fit s99.jsonl --on-top --write",
     ]
     assert committed_questions(out) == committed_questions() + len(rows)
-    made = committed_model(out)
-    assert made.trees[: len(committed_model().trees)] == committed_model().trees
+    made = load_model(out, "BOMB")
+    assert made.trees[: len(COMMITTED_BOMBS.trees)] == COMMITTED_BOMBS.trees
 
 
 def test_the_benchmark_seats_a_bomb_model_from_a_file(tmp_path: Path) -> None:

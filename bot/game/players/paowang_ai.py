@@ -247,10 +247,7 @@ class PaowangAI:
 
     def _bombs(self, question: BombQuestion) -> bool:
         if self.tuning.learned_bombs:
-            model = self.tuning.bomb_model
-            if model is not None:
-                return model.expected_gain(question.inputs) > 0.0
-            return bomb_gain_expected(question.inputs) > 0.0
+            return bomb_gain_expected(question.inputs, self.tuning.bomb_model) > 0.0
         return question.rule
 
     @staticmethod

@@ -42,10 +42,12 @@ BOMB_FEATURES = (
 )
 
 
-_BOMB_MODEL = TreeModel(BOMB_BASE, BOMB_TREES)
+#: the model in the repository (``paowang_bomb_model.py``)
+COMMITTED_BOMBS = TreeModel(BOMB_BASE, BOMB_TREES)
 
 
-def bomb_gain_expected(inputs: Sequence[float]) -> float:
-    """What bombing is expected to gain over passing, in points for the seat: the model's
-    small regression trees (gradient boosting, ``bench/train_bombs.py``) summed."""
-    return _BOMB_MODEL.expected_gain(inputs)
+def bomb_gain_expected(inputs: Sequence[float], model: TreeModel | None = None) -> float:
+    """What bombing is expected to gain over passing, in points for the seat: the small
+    regression trees (gradient boosting, ``bench/train_bombs.py``) of ``model`` summed, the
+    committed model's unless another is given."""
+    return (model or COMMITTED_BOMBS).expected_gain(inputs)
