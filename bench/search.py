@@ -6,7 +6,9 @@ count, in 刨王 the revealed 大王 and the sides the seat knows: ``bot.game.pl
 and in each sample plays every candidate out to the end with the bot's heuristic AI in every
 seat. It picks the candidate with the best mean score for its seat. Every candidate is tried
 on the same samples (common random numbers), so the comparison between candidates is sharper
-than the samples are many.
+than the samples are many. With ``belief`` above 1 it draws that many agreeing deals for each
+sample and keeps one by how likely the others' actions so far were in it
+(``sampling.believe``): a pass or a bomb says something of a hand.
 
 It is slow by design (tens to hundreds of milliseconds a move): it is never in the bot. Its
 budget is counted in samples, not in seconds, so a run is reproducible on any machine and
@@ -23,7 +25,7 @@ import time
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer
 from bot.game.players.base import Player
-from bot.game.players.sampling import act, candidates, clone, determinize, finish
+from bot.game.players.sampling import act, believe, candidates, clone, determinize, finish
 
 
 class SearchPlayer:
@@ -38,6 +40,7 @@ class SearchPlayer:
         margin: float = 0.0,
         z: float = 0.0,
         rollout: Player | None = None,
+        belief: int = 1,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
@@ -48,6 +51,9 @@ class SearchPlayer:
         self.z = z
         # the heuristic alone plays the samples out (the AI's own look-ahead would nest)
         self.rollout = rollout if rollout is not None else AiPlayer(seed, lookahead=False)
+        # agreeing deals drawn for each sample, the one kept picked by how likely the
+        # others' actions were in it under the rollout's policy (1: uniform, as drawn)
+        self.belief = belief
         self.decisions = 0  # searched decisions (a forced move is not searched)
         self.rollouts = 0
         self.seconds = 0.0  # spent in searched decisions
@@ -87,7 +93,10 @@ class SearchPlayer:
         assert view.seat is not None
         rows = []
         for _ in range(self.samples):
-            found = determinize(view, self.rng)
+            found = (
+                determinize(view, self.rng) if self.belief <= 1
+                else believe(view, self.rng, self.rollout, self.belief)
+            )
             if found is None:
                 return None
             _, position = found
@@ -99,23 +108,6 @@ class SearchPlayer:
                 self.rollouts += 1
             rows.append(row)
         return rows
-
-    def _totals(self, view: SeatView, moves: list[Combo | None]) -> list[float] | None:
-        """Each move's score for the seat, summed over the samples (the same samples for
-        every move); None if no sample agrees with the view."""
-        assert view.seat is not None
-        totals = [0.0] * len(moves)
-        for _ in range(self.samples):
-            found = determinize(view, self.rng)
-            if found is None:
-                return None
-            _, position = found
-            for index, move in enumerate(moves):
-                game = clone(position)
-                act(game, view.seat, move)
-                totals[index] += finish(game, self.rollout)[view.seat]
-                self.rollouts += 1
-        return totals
 
 
 def z_score(differences: list[float]) -> float:

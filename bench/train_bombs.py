@@ -55,7 +55,7 @@ POLICIES = {"rules": Tuning(learned_bombs=False), "model": Tuning(learned_bombs=
 
 
 def questions_of_deal(
-    deal: int, seed: int, samples: int, policy: str = "rules"
+    deal: int, seed: int, samples: int, policy: str = "rules", belief: int = 1
 ) -> list[dict[str, Any]]:
     """Every bomb question of one all-AI deal, labelled by paired play-outs."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
@@ -63,7 +63,7 @@ def questions_of_deal(
     players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
     asker = PaowangAI(tuning=tuning)
     rollout = AiPlayer(deal, lookahead=False, paowang_tuning=tuning)
-    search = SearchPlayer(deal, samples=samples, rollout=rollout)
+    search = SearchPlayer(deal, samples=samples, rollout=rollout, belief=belief)
     found: list[dict[str, Any]] = []
     while not game.over:
         seat = next_actor(game)
@@ -78,6 +78,7 @@ def questions_of_deal(
                     "seed": seed,
                     "samples": samples,
                     "policy": policy,
+                    "belief": belief,
                     "features": question.features,
                     "gain": sum(row[1] - row[0] for row in scores) / samples,
                     "rule": question.rule,
@@ -86,8 +87,12 @@ def questions_of_deal(
     return found
 
 
-def collect(deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path) -> int:
-    work = functools.partial(questions_of_deal, seed=seed, samples=samples, policy=policy)
+def collect(
+    deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path, belief: int = 1
+) -> int:
+    work = functools.partial(
+        questions_of_deal, seed=seed, samples=samples, policy=policy, belief=belief
+    )
     return write_rows(work, deals, jobs, out)
 
 
@@ -116,10 +121,12 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     """The command line that collected the file ``name`` (from what its rows say of
     themselves)."""
     deals = max(row["deal"] for row in rows) + 1
+    drawn = rows[0].get("belief", 1)
+    belief = f"--belief {drawn} " if drawn > 1 else ""
     return (
         f"python -m bench.train_bombs collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0].get('policy', 'rules')} "
-        f"--out {name}"
+        f"{belief}--out {name}"
     )
 
 
@@ -329,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--seed", type=int, default=11)
     gather.add_argument("--samples", type=int, default=16)
     gather.add_argument("--policy", choices=sorted(POLICIES), default="rules")
+    gather.add_argument(
+        "--belief", type=int, default=1,
+        help="agreeing deals drawn per sample, one kept by the likelihood of the seen plays",
+    )
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
     fitting = steps.add_parser("fit")
@@ -345,7 +356,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.step == "collect":
-        count = collect(args.deals, args.seed, args.samples, args.policy, args.jobs, args.out)
+        count = collect(
+            args.deals, args.seed, args.samples, args.policy, args.jobs, args.out, args.belief
+        )
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
     rows = load(args.files)

@@ -22,14 +22,20 @@ from bot.game.common import Combo, IllegalPlay, SeatView
 from bot.game.players.base import Player, legal_options, play_order_key
 
 __all__ = [
-    "Sample", "act", "candidates", "clone", "deal_at_reveal", "determinize", "finish", "pick",
-    "replay", "same_play",
+    "Sample", "act", "believe", "candidates", "clone", "deal_at_reveal", "determinize", "finish",
+    "pick", "replay", "same_play",
 ]
 
 #: a game never lasts longer than this many actions (a guard against a bug)
 MAX_ACTIONS = 2_000
 #: tries to find a sample that agrees with what the seat knows of 刨王's sides
 MAX_REJECTIONS = 200
+
+#: how likely a seat's action is, in a sampled deal, when the policy would have acted otherwise
+#: there (of another sort: pass, bomb, or another kind of play); 1 when it agrees
+SURPRISE = 0.2
+#: bombs in either game: the kinds that beat any ordinary play
+_BOMB_KINDS = frozenset({"ladder", "bomb", "triple_bomb", "joker_bomb"})
 
 #: hands as dealt, the leader, who revealed a 大王, the history
 Sample = tuple[list[list[Card]], int, tuple[bool, ...], tuple[tuple[int, Combo | None], ...]]
@@ -75,6 +81,59 @@ def pick(gains: Sequence[float | None], margin: float) -> int:
         if gain is not None and (gain > best_gain or (best == 0 and gain >= margin)):
             best, best_gain = index, gain
     return best
+
+
+def believe(
+    view: SeatView, rng: random.Random, policy: Player, draws: int, surprise: float = SURPRISE
+) -> tuple[Sample, Any] | None:
+    """A sample drawn as :func:`determinize` draws one, but weighed by how likely the others'
+    actions so far were in it: ``draws`` agreeing samples, each weighed by
+    :func:`likelihood` under ``policy``, and one of them picked by weight (sampling
+    importance resampling). Uniform sampling ignores what a pass or a bomb tells of a hand;
+    this does not. None if no agreeing sample was found."""
+    found = []
+    for _ in range(draws):
+        one = determinize(view, rng)
+        if one is None:
+            break
+        found.append(one)
+    if not found:
+        return None
+    assert view.seat is not None
+    weights = [likelihood(view.variant, sample, view.seat, policy, surprise) for sample, _ in found]
+    return rng.choices(found, weights=weights)[0]
+
+
+def likelihood(
+    variant: str, sample: Sample, seat: int, policy: Player, surprise: float = SURPRISE
+) -> float:
+    """How likely the other seats' actions of the sample's history are, had ``policy`` acted
+    for them with the sample's hands: a factor ``surprise`` for every action (and 刨王's
+    亮王 answer) of another sort than the policy's own there, 1 for the others. ``seat``'s
+    own actions tell nothing of the hidden hands."""
+    hands, leader, revealed, history = sample
+    weight = 1.0
+    game: Any
+    if variant == "shuangkou":
+        game = shuangkou.Game(hands, leader)
+    else:
+        game = paowang.Game(hands, leader)
+        for other in game.reveal_pending:
+            if other != seat and policy.choose_reveal(game.view(other)) != revealed[other]:
+                weight *= surprise
+            game.reveal(other, revealed[other])
+    for actor, combo in history:
+        if actor != seat and _sort(policy.choose(game.view(actor))) != _sort(combo):
+            weight *= surprise
+        act(game, actor, combo)
+    return weight
+
+
+def _sort(play: Combo | None) -> str:
+    """What an action says of a hand: a pass, a bomb, or a play of its kind."""
+    if play is None:
+        return "pass"
+    return "bomb" if play.kind in _BOMB_KINDS else play.kind
 
 
 def determinize(view: SeatView, rng: random.Random) -> tuple[Sample, Any] | None:
