@@ -10,7 +10,9 @@ ordinary answer the AI would play, a bomb in hand:
 what the seat has seen and plays both answers out, as the search player does
 (:mod:`bench.search`): on the same samples, with the same policy in every seat afterwards. The
 question's label is what bombing gained over passing, in points for the seat, averaged over
-the samples. One JSON line per question.
+the samples. One JSON line per question. ``--belief N`` draws N agreeing deals for each sample
+and keeps one by how likely the others' actions so far were in it under the play-outs' policy
+(:func:`bot.game.players.sampling.believe`): a pass or a bomb says something of a hand.
 
 ``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the
 labels, from the question's inputs (:data:`bot.game.players.paowang_bombs.BOMB_FEATURES`). It

@@ -13,6 +13,7 @@ import pytest
 
 from bench import train_bombs
 from bench.train_bombs import (
+    collected_by,
     committed_commands,
     committed_questions,
     fit,
@@ -36,6 +37,17 @@ def test_a_deal_yields_labelled_questions() -> None:
         assert len(row["features"]) == len(BOMB_FEATURES) - 1  # all but the rules' answer
         assert math.isfinite(row["gain"]) and isinstance(row["rule"], bool)
         assert (row["deal"], row["seed"], row["samples"]) == (0, 11, 2)
+
+
+def test_weighed_labels_say_how_they_were_drawn() -> None:
+    rows = questions_of_deal(0, seed=11, samples=2, policy="model", belief=3)
+    assert rows and all(row["belief"] == 3 for row in rows)
+    assert "--policy model --belief 3 --out f.jsonl" in collected_by("f.jsonl", rows)
+    uniform = questions_of_deal(0, seed=11, samples=2, policy="model")
+    assert "--belief" not in collected_by("f.jsonl", uniform)
+    # the same questions (the table plays the same), labelled from other samples
+    assert [row["features"] for row in rows] == [row["features"] for row in uniform]
+    assert [row["gain"] for row in rows] != [row["gain"] for row in uniform]
 
 
 def _step_rows(count: int) -> list[dict[str, Any]]:
