@@ -22,7 +22,8 @@ on every question and writes the trees as plain tuples to
 ``bot/game/players/paowang_bomb_model.py`` (or ``--model-out``), which the bot reads without
 scikit-learn. ``fit --on-top`` keeps the bot's trees and boosts more on top of them, fitted to
 what they leave unexplained: a round labelled at a table of today's AI then adds to what the
-earlier rounds' labels taught, without those files. Both
+earlier rounds' labels taught, without those files; ``--step 0.5`` adds half of what those
+trees say (the labels answer a table of the committed model, and a whole answer overshoots). Both
 steps are deterministic for their arguments: that file's docstring holds the command lines
 that made it.
 """
@@ -188,17 +189,26 @@ LEARNING_RATE = 0.05
 MIN_LEAF = 40
 
 
-def fit(rows: Sequence[dict[str, Any]], start: TreeModel | None = None) -> TreeModel:
+def fit(
+    rows: Sequence[dict[str, Any]], start: TreeModel | None = None, step: float = 1.0
+) -> TreeModel:
     """Trees fitted to the labels; with ``start``, more trees boosted on top of that model
     (fitted to what it leaves unexplained), its own trees kept as they are: a round labelled
     at a table of today's model adds to what earlier rounds' labels taught it, when those
-    labels are no longer at hand."""
+    labels are no longer at hand. ``step`` scales what the new trees add: the labels say
+    how to answer a table of ``start``, and a table of the answer is another table (a full
+    step answers it too well: ``bench/results/tuning.md``), so a part of the way, as
+    fictitious play averages an answer with what it answers."""
     inputs = [row["inputs"] for row in rows]
     if start is None:
         return fit_trees(inputs, [row["gain"] for row in rows])
     left = [row["gain"] - start.expected_gain(row["inputs"]) for row in rows]
     more = fit_trees(inputs, left)
-    return TreeModel(round(start.base + more.base, 6), start.trees + more.trees)
+    added = tuple(
+        (features, thresholds, lefts, rights, tuple(round(leaf * step, 6) for leaf in leaves))
+        for features, thresholds, lefts, rights, leaves in more.trees
+    ) if step != 1.0 else more.trees
+    return TreeModel(round(start.base + step * more.base, 6), start.trees + added)
 
 
 def committed_questions(path: Path = MODEL_FILE) -> int:
@@ -280,11 +290,11 @@ def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
 
 def report(
     train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
-    start: TreeModel | None = None,
+    start: TreeModel | None = None, step: float = 1.0,
 ) -> None:
     """What each way of answering gains on the held-out questions, by their labels: the
     rules, the model fitted (on top of ``start`` when given), ``start`` itself."""
-    fitted = fit(train, start)
+    fitted = fit(train, start, step)
     rule = [bool(row["rule"]) for row in held]
     best = [row["gain"] > 0 for row in held]
     print(f"{len(train)} questions to fit, {len(held)} held out")
@@ -352,6 +362,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="boost more trees on top of the bot's model instead of fitting anew",
     )
     fitting.add_argument(
+        "--step", type=float, default=1.0,
+        help="with --on-top: scale what the new trees add (1: all of it)",
+    )
+    fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
         "bot/game/players/paowang_bomb_model.py)",
@@ -363,9 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0
+    if args.step != 1.0 and not args.on_top:
+        parser.error("--step scales trees added on top: give --on-top")
     rows = load(args.files)
     start = COMMITTED_BOMBS if args.on_top else None
-    report(*held_out(rows), start)
+    report(*held_out(rows), start, args.step)
     if args.write:
         if start is None:
             commands = made_with("bench.train_bombs", args.files, rows, collected_by)
@@ -374,12 +390,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "bench.train_bombs", args.files, rows, collected_by, refits=False
             )
             names = " ".join(path.name for path in args.files)
+            step = f" --step {args.step:g}" if args.step != 1.0 else ""
             commands = [
                 *committed_commands(), *collections,
-                f"python -m bench.train_bombs fit {names} --on-top --write",
+                f"python -m bench.train_bombs fit {names} --on-top{step} --write",
             ]
         questions = len(rows) + (committed_questions() if start is not None else 0)
-        write(fit(rows, start), commands, questions, args.model_out)
+        write(fit(rows, start, args.step), commands, questions, args.model_out)
         print(f"model written to {args.model_out}")
     return 0
 

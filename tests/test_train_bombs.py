@@ -101,6 +101,24 @@ def test_trees_boosted_on_top_keep_the_start_and_learn_what_it_misses() -> None:
     assert on_top.expected_gain(low) < -0.5
 
 
+def test_a_part_step_on_top_lands_that_part_of_the_way() -> None:
+    rows = _step_rows(1000)
+    start = fit(rows)
+    for row in rows:
+        row["gain"] += 4.0 if row["inputs"][2] >= 3.0 else 0.0
+    full, half = fit(rows, start), fit(rows, start, step=0.5)
+    assert half.trees[: len(start.trees)] == start.trees
+    for inputs in ([1.0, 0.5, 3.5] + [1.0] * (len(BOMB_FEATURES) - 3),
+                   [1.0, 3.5, 0.5] + [1.0] * (len(BOMB_FEATURES) - 3)):
+        between = (start.expected_gain(inputs) + full.expected_gain(inputs)) / 2
+        assert half.expected_gain(inputs) == pytest.approx(between, abs=1e-3)
+
+
+def test_a_step_needs_trees_to_scale() -> None:
+    with pytest.raises(SystemExit):
+        train_bombs.main(["fit", "x.jsonl", "--step", "0.5"])
+
+
 def test_a_model_on_top_says_how_it_was_made_and_on_how_many_questions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -113,13 +131,15 @@ def test_a_model_on_top_says_how_it_was_made_and_on_how_many_questions(
     labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "model.py"
     before = committed_commands()
-    arguments = ["fit", str(labels), "--on-top", "--write", "--model-out", str(out)]
+    arguments = [
+        "fit", str(labels), "--on-top", "--step", "0.5", "--write", "--model-out", str(out),
+    ]
     assert train_bombs.main(arguments) == 0
     assert committed_commands(out) == [
         *before,
         "python -m bench.train_bombs collect --deals 2 --seed 99 --samples 2 --policy model "
         "--out s99.jsonl",
-        "python -m bench.train_bombs fit s99.jsonl --on-top --write",
+        "python -m bench.train_bombs fit s99.jsonl --on-top --step 0.5 --write",
     ]
     assert committed_questions(out) == committed_questions() + len(rows)
     made = load_model(out, "BOMB")
