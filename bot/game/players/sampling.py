@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.game import paowang, shuangkou
@@ -111,21 +111,21 @@ def likelihood(
     for them with the sample's hands: a factor ``surprise`` for every action (and 刨王's
     亮王 answer) of another sort than the policy's own there, 1 for the others. ``seat``'s
     own actions tell nothing of the hidden hands."""
-    hands, leader, revealed, history = sample
     weight = 1.0
-    game: Any
-    if variant == "shuangkou":
-        game = shuangkou.Game(hands, leader)
-    else:
-        game = paowang.Game(hands, leader)
-        for other in game.reveal_pending:
-            if other != seat and policy.choose_reveal(game.view(other)) != revealed[other]:
-                weight *= surprise
-            game.reveal(other, revealed[other])
-    for actor, combo in history:
-        if actor != seat and _sort(policy.choose(game.view(actor))) != _sort(combo):
+
+    def weigh(game: Any, actor: int, action: Combo | bool | None) -> None:
+        nonlocal weight
+        if actor == seat:
+            return
+        view = game.view(actor)
+        if isinstance(action, bool):
+            agrees = policy.choose_reveal(view) == action
+        else:
+            agrees = _sort(policy.choose(view)) == _sort(action)
+        if not agrees:
             weight *= surprise
-        act(game, actor, combo)
+
+    replay(variant, sample, weigh)
     return weight
 
 
@@ -250,8 +250,12 @@ def _agrees_with_sides(view: SeatView, hands: Sequence[Sequence[Card]]) -> bool:
     return not any(b == 2 and s == 2 for b, s in zip(bigs, smalls, strict=True))
 
 
-def replay(variant: str, sample: Sample) -> Any:
-    """The sampled game, at the moment of the decision."""
+def replay(
+    variant: str, sample: Sample,
+    observe: Callable[[Any, int, Combo | bool | None], None] | None = None,
+) -> Any:
+    """The sampled game, at the moment of the decision. ``observe(game, seat, action)`` sees
+    each action (a 亮王 answer, a play, None for a pass) just before it is taken."""
     hands, leader, revealed, history = sample
     game: Any
     if variant == "shuangkou":
@@ -259,8 +263,12 @@ def replay(variant: str, sample: Sample) -> Any:
     else:
         game = paowang.Game(hands, leader)
         for seat in game.reveal_pending:
+            if observe is not None:
+                observe(game, seat, revealed[seat])
             game.reveal(seat, revealed[seat])
     for seat, combo in history:
+        if observe is not None:
+            observe(game, seat, combo)
         act(game, seat, combo)
     return game
 
