@@ -86,6 +86,10 @@ class RecordingMessenger:
     def group_wait(self, chat_id: int, budget: int, window: float = 60.0) -> float:
         return 0.0
 
+    def newest_sent(self, chat_id: int) -> int:
+        """The newest message id shown in the chat (0: none), as the real outbox knows it."""
+        return max((m.message_id for m in self.chat(chat_id)), default=0)
+
     def assume_private_full(self, chat_id: int) -> None:
         self.assumed_full.add(chat_id)
 
