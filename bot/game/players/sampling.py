@@ -16,14 +16,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.game import paowang, shuangkou
+from bot.game import paowang, paowang_combos, shuangkou
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, double_deck, double_deck_without_threes
 from bot.game.common import Combo, IllegalPlay, SeatView
 from bot.game.players.base import Player, legal_options, play_order_key
 
 __all__ = [
     "Sample", "act", "believe", "candidates", "clone", "deal_at_reveal", "determinize", "finish",
-    "pick", "replay", "same_play",
+    "likelihood", "pick", "replay", "same_play",
 ]
 
 #: a game never lasts longer than this many actions (a guard against a bug)
@@ -35,7 +35,7 @@ MAX_REJECTIONS = 200
 #: there (of another sort: pass, bomb, or another kind of play); 1 when it agrees
 SURPRISE = 0.2
 #: bombs in either game: the kinds that beat any ordinary play
-_BOMB_KINDS = frozenset({"ladder", "bomb", "triple_bomb", "joker_bomb"})
+_BOMB_KINDS = shuangkou.BOMB_KINDS | paowang_combos.BOMB_KINDS
 
 #: hands as dealt, the leader, who revealed a 大王, the history
 Sample = tuple[list[list[Card]], int, tuple[bool, ...], tuple[tuple[int, Combo | None], ...]]
