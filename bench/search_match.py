@@ -57,19 +57,23 @@ class SearchBudget:
 Factory = Callable[[int, int], Player]
 
 
-def _search_player(budget: SearchBudget, seat: int, seed: int) -> Player:
-    rollout = None
+def _search_player(
+    budget: SearchBudget, tuning: Tuning | None, seat: int, seed: int
+) -> Player:
     if budget.previous_playouts:
-        rollout = AiPlayer(seed, lookahead=False, paowang_tuning=Tuning(learned_moves=False))
+        tuning = Tuning(learned_moves=False)
+    rollout = None if tuning is None else AiPlayer(seed, lookahead=False, paowang_tuning=tuning)
     return SearchPlayer(
         seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin,
         z=budget.z, rollout=rollout,
     )
 
 
-def search_factory(budget: SearchBudget) -> Factory:
-    """Search players with ``budget`` (picklable, for the worker processes)."""
-    return functools.partial(_search_player, budget)
+def search_factory(budget: SearchBudget, tuning: Tuning | None = None) -> Factory:
+    """Search players with ``budget`` (picklable, for the worker processes); with ``tuning``,
+    they start from and play out with the 刨王 AI so tuned (the yardstick at a table of a
+    candidate model, whose other seats play by it too)."""
+    return functools.partial(_search_player, budget, tuning)
 
 
 def heuristic_factory(seat: int, seed: int) -> Player:

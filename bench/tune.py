@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.search_match import run_match
+from bench.search_match import SearchBudget, run_match, search_factory
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
 from bot.game.players.lookahead import look_ahead
@@ -190,6 +190,23 @@ def compare_models(
         )
 
 
+def yardstick(bombs: str, deals: int, seed: int, jobs: int) -> float:
+    """The search player (two seats) against a table of the AI with the bomb answer
+    ``bombs`` (three seats, and all five on the same deal again); the search's lead."""
+    tuning = bomb_tuning(bombs)
+    budget = SearchBudget()
+    report = run_match(
+        "paowang", deals, search_factory(budget, tuning), title=budget.title, seed=seed,
+        jobs=jobs, baseline=tuned_factory(tuning),
+    )
+    print(
+        f"{budget.title} among {bombs}: {report.mean:+.3f} [{report.low:+.3f}, "
+        f"{report.high:+.3f}] ({report.deals} deals, seed {seed}, {report.seconds:.0f} s)",
+        flush=True,
+    )
+    return report.mean
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__)
     parser.add_argument("--deals", type=int, default=1000)
@@ -224,7 +241,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "CARDS/SAMPLES (the bot's: 25/4), or CARDS/SAMPLES/fast (play-outs without the "
         "learned moves)",
     )
+    parser.add_argument(
+        "--yardstick", metavar="BOMBS",
+        help="the search yardstick (bench.players' 刨王 search player) at a table whose AI "
+        "answers the bomb question by BOMBS (rules, committed or a file written by "
+        "bench.train_bombs), the search's play-outs too: does the search's lead shrink?",
+    )
     args = parser.parse_args(argv)
+    if args.yardstick:
+        yardstick(args.yardstick, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        return 0
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
         return 0

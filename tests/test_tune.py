@@ -42,3 +42,20 @@ def test_fast_play_outs_are_the_ai_without_its_learned_moves() -> None:
     assert plain._playouts._paowang_tuning.learned_moves
     with pytest.raises(ValueError, match="not a look-ahead budget"):
         lookahead_factory("30/4/slow")
+
+
+def test_the_yardstick_at_a_candidates_table_searches_and_sits_with_it() -> None:
+    """--yardstick BOMBS: the search player's play-outs and the other seats both answer the
+    bomb question by BOMBS; the plain yardstick keeps today's AI."""
+    from bench.search import SearchPlayer
+    from bench.search_match import SearchBudget, search_factory
+    from bench.tune import bomb_tuning, tuned_factory
+
+    rules = bomb_tuning("rules")
+    searcher = search_factory(SearchBudget(), rules)(0, 1)
+    table = tuned_factory(rules)(1, 0)
+    plain = search_factory(SearchBudget())(0, 1)
+    assert isinstance(searcher, SearchPlayer) and isinstance(plain, SearchPlayer)
+    assert searcher.rollout._paowang_tuning.learned_bombs is False  # type: ignore[attr-defined]
+    assert table._paowang_tuning.learned_bombs is False  # type: ignore[attr-defined]
+    assert plain.rollout._paowang_tuning.learned_bombs is True  # type: ignore[attr-defined]
