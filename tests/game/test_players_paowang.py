@@ -166,16 +166,18 @@ def _known_opponent_takes(lead: str, answer: str, seat_1: str) -> SeatView:
 @pytest.mark.parametrize(
     ("lead", "answer", "points", "learned", "bombs"),
     [
-        ("10", "K", 20, True, True), ("5", "Q", 5, True, True),
+        ("10", "K", 20, True, True),
         ("10", "K", 20, False, True), ("5", "Q", 5, False, True), ("9", "Q", 0, False, False),
     ],
 )
 def test_the_ai_bombs_a_known_opponent_for_points(
     lead: str, answer: str, points: int, learned: bool, bombs: bool
 ) -> None:
-    """A known opponent taking a trick with points in it (5 are enough: paired matches,
-    bench/tune.py) is bombed, by the model and by the rules. The rules keep the bomb while
-    nothing is at stake; the model, two thirds of the cards gone, may spend it for the lead."""
+    """A known opponent taking a trick with 20 points is bombed, by the model and by the
+    rules; the rules bomb for 5 already (paired matches, bench/tune.py) and keep the bomb
+    while nothing is at stake. The model (round 4's half step) holds a 5-point trick and a
+    pointless one alike as a toss-up here (about −0.03 points either way), so neither is
+    asserted of it."""
     # only its 四路 beats a K or a Q
     view = _known_opponent_takes(lead, answer, seat_1="4 4 4 4 6 7 9 J Q 8")
     assert view.opponents == (0,) and view.trick_points == points
@@ -248,16 +250,17 @@ def test_alone_against_four_it_bombs_for_points_with_its_cheapest_rung() -> None
 def test_a_played_大王_tells_the_others_whom_to_play_against(
     taken_with: str, bombs: bool
 ) -> None:
-    """Seat 0 takes a 5 with a 大王: seat 1, without one, now knows it for an opponent and
-    bombs it for the 5 points. Taken with a 2, seat 0 could be a partner: the bomb waits."""
-    holder_4 = "5 7 8 10 A 大王 4" if taken_with == "大王" else "5 7 8 10 A 大王 大王"
+    """Seat 0 takes a 10 with a 大王: seat 1, without one, now knows it for an opponent and
+    bombs it for the 10 points. Taken with a 2, seat 0 could be a partner: the bomb waits.
+    (For a 5 the model holds its 双小王 either way: about −0.16 points to bomb.)"""
+    holder_4 = "10 7 8 10 A 大王 4" if taken_with == "大王" else "10 7 8 10 A 大王 大王"
     game = game_of(
         f"{taken_with} 6 7 8 9 J Q", "小王 小王 4 6 8 9 Q", "4 7 8 9 J K", "5 9 10 J Q K",
         holder_4, leader=4,
     )
     for seat in sorted(game.reveal_pending):
         game.reveal(seat, False)
-    game.play(4, parse_cards("5"))
+    game.play(4, parse_cards("10"))
     game.play(0, parse_cards(taken_with))
     view = game.view(1)
     assert view.opponents == ((0,) if bombs else ())
