@@ -207,7 +207,7 @@ def fit(
     added = tuple(
         (features, thresholds, lefts, rights, tuple(round(leaf * step, 6) for leaf in leaves))
         for features, thresholds, lefts, rights, leaves in more.trees
-    ) if step != 1.0 else more.trees
+    )
     return TreeModel(round(start.base + step * more.base, 6), start.trees + added)
 
 
