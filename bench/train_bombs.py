@@ -200,10 +200,20 @@ def fit(
     step answers it too well: ``bench/results/tuning.md``), so a part of the way, as
     fictitious play averages an answer with what it answers."""
     inputs = [row["inputs"] for row in rows]
+    labels = [row["gain"] for row in rows]
     if start is None:
-        return fit_trees(inputs, [row["gain"] for row in rows])
-    left = [row["gain"] - start.expected_gain(row["inputs"]) for row in rows]
-    more = fit_trees(inputs, left)
+        return fit_trees(inputs, labels)
+    return boost_on_top(start, inputs, labels, step)
+
+
+def boost_on_top(
+    start: TreeModel, inputs: Sequence[Sequence[float]], labels: Sequence[float],
+    step: float = 1.0, **settings: Any,
+) -> TreeModel:
+    """``start`` with more trees (:func:`fit_trees` with ``settings``) fitted to what it
+    leaves unexplained of the labels, their leaves scaled by ``step``."""
+    left = [label - start.expected_gain(x) for x, label in zip(inputs, labels, strict=True)]
+    more = fit_trees(inputs, left, **settings)
     added = tuple(
         (features, thresholds, lefts, rights, tuple(round(leaf * step, 6) for leaf in leaves))
         for features, thresholds, lefts, rights, leaves in more.trees

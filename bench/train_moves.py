@@ -10,24 +10,28 @@ At every decision with more than one sensible move (:func:`bot.game.players.samp
 around the heuristic's choice, up to :data:`bot.game.players.paowang_moves.MOVES`) it samples
 deals that agree with what the seat has seen and plays every move out on the same samples, with
 the heuristic in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`; ``--rollout
-model`` plays them out with the model, about five times slower). A
-move's label is what it scored over the heuristic's choice, in points for the seat, averaged
-over the samples, with its standard error. One JSON line per decision.
+model`` plays them out with the model, about five times slower; ``--belief N`` draws N agreeing
+deals for each sample and keeps one by how likely the others' actions so far were in it, as
+``bench.train_bombs`` does). A move's label is what it scored over the heuristic's choice, in
+points for the seat, averaged over the samples, with its standard error. One JSON line per decision.
 
 ``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the labels,
 from :data:`bot.game.players.paowang_moves.MOVE_FEATURES`. It holds a fifth of the deals out and
 prints, on them, what taking the trees' best move gains over the heuristic's choice by the
 labels (the search's own, noisy estimate), at a few margins. ``--write`` fits again on every
 decision and writes the trees as plain tuples to ``bot/game/players/paowang_move_model.py``,
-which the bot reads without scikit-learn. Both steps are deterministic for their arguments.
-Whether a round is kept is decided by paired matches (``python -m bench.tune --moves``), and
-written down in ``bench/results/tuning.md``.
+which the bot reads without scikit-learn. ``fit --on-top`` keeps the bot's trees and boosts
+:data:`TREES_ON_TOP` more on them, fitted to what they leave unexplained (the files that made
+them need not be at hand), ``--step 0.5`` adding half of what those say. Both steps are
+deterministic for their arguments. Whether a round is kept is decided by paired matches
+(``python -m bench.tune --moves``), and written down in ``bench/results/tuning.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import re
 import statistics
 import sys
 from collections.abc import Sequence
@@ -36,6 +40,8 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bench.train_bombs import (
+    boost_on_top,
+    committed_commands,
     fit_trees,
     held_out,
     made_with,
@@ -48,7 +54,7 @@ from bot.game.players import AiPlayer
 from bot.game.players.base import revealed_self
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
-from bot.game.players.paowang_moves import MOVES, allowed, inputs_of, position_of
+from bot.game.players.paowang_moves import COMMITTED, MOVES, allowed, inputs_of, position_of
 from bot.game.players.sampling import candidates, pick
 from bot.game.players.trees import TreeModel
 
@@ -61,7 +67,8 @@ HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
 
 
 def decisions_of_deal(
-    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic"
+    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
+    belief: int = 1,
 ) -> list[dict[str, Any]]:
     """Every decision with a choice in one deal, its moves labelled by paired play-outs."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
@@ -70,6 +77,7 @@ def decisions_of_deal(
     search = SearchPlayer(
         deal, samples=samples,
         rollout=AiPlayer(deal, lookahead=False, paowang_tuning=POLICIES[rollout]),
+        belief=belief,
     )
     found: list[dict[str, Any]] = []
     while not game.over:
@@ -92,7 +100,7 @@ def decisions_of_deal(
                         errors.append(statistics.stdev(differences) / len(differences) ** 0.5)
                     found.append({
                         "deal": deal, "seed": seed, "samples": samples, "policy": policy,
-                        "rollout": rollout,
+                        "rollout": rollout, "belief": belief,
                         "inputs": inputs_of(position, moves),
                         "allowed": [allowed(position, move) for move in moves[1:]],
                         "gains": gains, "errors": errors,
@@ -110,11 +118,13 @@ def collect(
     jobs: int,
     out: Path,
     first: int = 0,
+    belief: int = 1,
 ) -> int:
     """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped,
     whose file holds the deals before it, in a second file)."""
     work = functools.partial(
-        decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout
+        decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout,
+        belief=belief,
     )
     return write_rows(work, deals, jobs, out, first)
 
@@ -126,6 +136,7 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
         f"python -m bench.train_moves collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
         f"--rollout {rows[0].get('rollout', 'heuristic')}"
+        + (f" --belief {rows[0]['belief']}" if rows[0].get("belief", 1) > 1 else "")
         + (f" --first-deal {first}" if first else "")
         + f" --out {name}"
     )
@@ -136,15 +147,23 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
 TREES = 300
 DEPTH = 5
 MIN_LEAF = 20
+#: trees ``fit --on-top`` adds: half a round's, so that a decision stays as quick
+TREES_ON_TOP = 150
 
 
 def fit(
     rows: Sequence[dict[str, Any]], trees: int = TREES, depth: int = DEPTH,
-    min_leaf: int = MIN_LEAF,
+    min_leaf: int = MIN_LEAF, start: TreeModel | None = None, step: float = 1.0,
 ) -> TreeModel:
+    """Trees fitted to every move's label; with ``start``, :data:`TREES_ON_TOP` more boosted
+    on top of it (``bench.train_bombs.boost_on_top``), their leaves scaled by ``step``."""
     inputs = [move for row in rows for move in row["inputs"]]
     labels = [gain for row in rows for gain in row["gains"]]
-    return fit_trees(inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf)
+    if start is None:
+        return fit_trees(inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf)
+    return boost_on_top(
+        start, inputs, labels, step, trees=TREES_ON_TOP, depth=depth, min_leaf=min_leaf
+    )
 
 
 def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
@@ -161,19 +180,35 @@ def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> li
     ]
 
 
-def report(train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]]) -> None:
-    model = fit(train)
+def report(
+    train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
+    start: TreeModel | None = None, step: float = 1.0,
+) -> None:
+    """What taking each model's pick gains on the held-out decisions, by their labels: the
+    trees fitted (on top of ``start`` when given), and ``start`` itself."""
+    models = [("the trees", fit(train, start=start, step=step))]
+    if start is not None:
+        models.append(("the start", start))
     print(f"{len(train)} decisions to fit, {len(held)} held out")
     hindsight = statistics.fmean(max([0.0, *row["gains"]]) for row in held)
     print(f"  hindsight (the labels' best, biased up)  gain {hindsight:+.3f} points a decision")
-    for margin in (0.0, 0.25, 0.5, 1.0, 1.5):
-        chosen = picks(model, held, margin)
-        gain = statistics.fmean(
-            row["gains"][pick - 1] if pick else 0.0 for row, pick in zip(held, chosen, strict=True)
-        )
-        changed = sum(1 for pick in chosen if pick) / len(held)
-        print(f"  the trees, margin {margin:4.2f}: change {changed:5.1%}  gain {gain:+.3f} points "
-              "a decision")
+    for name, model in models:
+        for margin in (0.0, 0.25, 0.5, 1.0, 1.5):
+            chosen = picks(model, held, margin)
+            gain = statistics.fmean(
+                row["gains"][pick - 1] if pick else 0.0
+                for row, pick in zip(held, chosen, strict=True)
+            )
+            changed = sum(1 for pick in chosen if pick) / len(held)
+            print(f"  {name}, margin {margin:4.2f}: change {changed:5.1%}  gain {gain:+.3f} "
+                  "points a decision")
+
+
+def committed_decisions(path: Path = MODEL_FILE) -> int:
+    """How many labelled decisions the model in ``path`` was fitted to (its docstring says)."""
+    found = re.search(r"of\s+(\d+)\s+decisions", path.read_text())
+    assert found, f"{path} does not say how many decisions made it"
+    return int(found.group(1))
 
 
 def write(
@@ -200,12 +235,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
     gather.add_argument(
+        "--belief", type=int, default=1,
+        help="agreeing deals drawn per sample, one kept by the likelihood of the seen plays",
+    )
+    gather.add_argument(
         "--first-deal", type=int, default=0,
         help="start at this deal: continue a run that stopped (its file has the deals before)",
     )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
+    fitting.add_argument(
+        "--on-top", action="store_true",
+        help="keep the bot's trees and boost more on them, fitted to what they leave unexplained",
+    )
+    fitting.add_argument(
+        "--step", type=float, default=1.0,
+        help="with --on-top: scale what the new trees add (1: all of it)",
+    )
     fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
@@ -215,16 +262,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.step == "collect":
         count = collect(
             args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out,
-            args.first_deal,
+            args.first_deal, args.belief,
         )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0
+    if args.step != 1.0 and not args.on_top:
+        parser.error("--step scales trees added on top: give --on-top")
     rows = read_rows(args.files)
-    report(*held_out(rows))
+    start = COMMITTED if args.on_top else None
+    report(*held_out(rows), start, args.step)
     if args.write:
-        commands = made_with("bench.train_moves", args.files, rows, collected_by)
-        write(fit(rows), commands, len(rows), args.model_out)
-        print(f"model of {TREES} trees written to {args.model_out}")
+        if start is None:
+            commands = made_with("bench.train_moves", args.files, rows, collected_by)
+        else:  # the bot's model and how it was made, then the trees added on top
+            *collections, _ = made_with(
+                "bench.train_moves", args.files, rows, collected_by, refits=False
+            )
+            names = " ".join(path.name for path in args.files)
+            step = f" --step {args.step:g}" if args.step != 1.0 else ""
+            commands = [
+                *committed_commands(MODEL_FILE), *collections,
+                f"python -m bench.train_moves fit {names} --on-top{step} --write",
+            ]
+        decisions = len(rows) + (committed_decisions() if start is not None else 0)
+        model = fit(rows, start=start, step=args.step)
+        write(model, commands, decisions, args.model_out)
+        print(f"model of {len(model.trees)} trees written to {args.model_out}")
     return 0
 
 

@@ -9,6 +9,8 @@ import runpy
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.search import SearchPlayer, z_score
 from bench.train_moves import decisions_of_deal, fit, picks, write
 from bot.game import paowang
@@ -126,3 +128,56 @@ def test_a_stopped_labelling_run_continues_in_a_second_file(tmp_path: Path) -> N
     rows = [{"deal": 3, "seed": 23, "samples": 12, "policy": "model", "rollout": "model"}]
     assert "--deals 4" in collected_by("b.jsonl", rows)
     assert "--first-deal 3 --out b.jsonl" in collected_by("b.jsonl", rows)
+
+
+def test_trees_on_top_of_a_model_keep_it_and_add_part_of_the_way() -> None:
+    """``fit(start=...)``: the start's trees as they are, TREES_ON_TOP more fitted to what it
+    leaves unexplained, and a half step lands halfway between the start and a whole step."""
+    from bench.train_moves import TREES_ON_TOP
+
+    rows = _rows(800)
+    start = fit(rows, trees=60)
+    for row in rows:  # the first move now gains 3 more wherever feature 5 is above 1
+        row["gains"][0] += 3.0 if row["inputs"][0][5] > 1 else 0.0
+    full, half = fit(rows, start=start), fit(rows, start=start, step=0.5)
+    assert half.trees[: len(start.trees)] == start.trees
+    assert len(half.trees) == len(start.trees) + TREES_ON_TOP
+    for signal in (0.3, 1.7):
+        inputs = [1.0] * len(MOVE_FEATURES)
+        inputs[3], inputs[5] = 1.7, signal
+        between = (start.expected_gain(inputs) + full.expected_gain(inputs)) / 2
+        assert half.expected_gain(inputs) == pytest.approx(between, abs=1e-3)
+    lifted = [1.0] * len(MOVE_FEATURES)
+    lifted[3], lifted[5] = 1.7, 1.7
+    assert full.expected_gain(lifted) - start.expected_gain(lifted) > 2.0
+
+
+def test_a_move_model_on_top_says_how_it_was_made(tmp_path: Path) -> None:
+    """``fit --on-top --write``: the committed model's commands, the collection (with its
+    --belief), the fit on top; the decisions counted with the committed model's."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+    from bench.tune import load_model
+    from bot.game.players.paowang_moves import COMMITTED
+
+    labels = tmp_path / "s99.jsonl"
+    rows = _rows(300)
+    for row in rows:
+        row.update(seed=99, samples=12, policy="model", rollout="heuristic", belief=4)
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "model.py"
+    before = committed_commands(train_moves.MODEL_FILE)
+    assert train_moves.main([
+        "fit", str(labels), "--on-top", "--step", "0.5", "--write", "--model-out", str(out),
+    ]) == 0
+    assert committed_commands(out) == [
+        *before,
+        "python -m bench.train_moves collect --deals 300 --seed 99 --samples 12 --policy model "
+        "--rollout heuristic --belief 4 --out s99.jsonl",
+        "python -m bench.train_moves fit s99.jsonl --on-top --step 0.5 --write",
+    ]
+    assert train_moves.committed_decisions(out) == train_moves.committed_decisions() + 300
+    made = load_model(out, "MOVE")
+    assert made.trees[: len(COMMITTED.trees)] == COMMITTED.trees
+    with pytest.raises(SystemExit):  # a step scales trees added on top
+        train_moves.main(["fit", str(labels), "--step", "0.5"])
