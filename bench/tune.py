@@ -190,18 +190,30 @@ def compare_models(
         )
 
 
-def yardstick(bombs: str, deals: int, seed: int, jobs: int) -> float:
+def yardstick_tuning(bombs: str, moves: str = "committed") -> Tuning:
+    """Today's AI with the bomb answer ``bombs`` (:func:`bomb_tuning`) and the move model
+    ``moves`` (:func:`move_tuning`)."""
+    by_moves = move_tuning(moves)
+    return dataclasses.replace(
+        bomb_tuning(bombs),
+        learned_moves=by_moves.learned_moves, move_model=by_moves.move_model,
+    )
+
+
+def yardstick(bombs: str, deals: int, seed: int, jobs: int, moves: str = "committed") -> float:
     """The search player (two seats) against a table of the AI with the bomb answer
-    ``bombs`` (three seats, and all five on the same deal again); the search's lead."""
-    tuning = bomb_tuning(bombs)
+    ``bombs`` and the move model ``moves`` (three seats, and all five on the same deal
+    again), the search's play-outs by that AI too; the search's lead."""
+    tuning = yardstick_tuning(bombs, moves)
     budget = SearchBudget()
     report = run_match(
         "paowang", deals, search_factory(budget, tuning), title=budget.title, seed=seed,
         jobs=jobs, baseline=tuned_factory(tuning),
     )
     print(
-        f"{budget.title} among {bombs}: {report.mean:+.3f} [{report.low:+.3f}, "
-        f"{report.high:+.3f}] ({report.deals} deals, seed {seed}, {report.seconds:.0f} s)",
+        f"{budget.title} among bombs {bombs}, moves {moves}: {report.mean:+.3f} "
+        f"[{report.low:+.3f}, {report.high:+.3f}] ({report.deals} deals, seed {seed}, "
+        f"{report.seconds:.0f} s)",
         flush=True,
     )
     return report.mean
@@ -247,9 +259,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "answers the bomb question by BOMBS (rules, committed or a file written by "
         "bench.train_bombs), the search's play-outs too: does the search's lead shrink?",
     )
+    parser.add_argument(
+        "--yardstick-moves", metavar="MOVES", default="committed",
+        help="with --yardstick: the table's move model (heuristic, committed or a file "
+        "written by bench.train_moves)",
+    )
     args = parser.parse_args(argv)
     if args.yardstick:
-        yardstick(args.yardstick, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        yardstick(
+            args.yardstick, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            moves=args.yardstick_moves,
+        )
         return 0
     if args.moves:
         compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)

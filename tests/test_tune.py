@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench.tune import lookahead_factory
@@ -10,6 +12,7 @@ from bot.game import paowang
 from bot.game.players import AiPlayer, decide
 from bot.game.players.lookahead import CARDS_LEFT, SAMPLES, worth_looking
 from bot.game.players.sampling import same_play
+from bot.game.players.trees import TreeModel
 
 
 def test_the_bots_budget_decides_as_the_bot_and_off_as_the_ai_without_it() -> None:
@@ -59,3 +62,23 @@ def test_the_yardstick_at_a_candidates_table_searches_and_sits_with_it() -> None
     assert searcher.rollout._paowang_tuning.learned_bombs is False  # type: ignore[attr-defined]
     assert table._paowang_tuning.learned_bombs is False  # type: ignore[attr-defined]
     assert plain.rollout._paowang_tuning.learned_bombs is True  # type: ignore[attr-defined]
+
+
+def test_the_yardstick_can_sit_at_a_table_of_another_move_model(tmp_path: Path) -> None:
+    """--yardstick-moves MOVES: the table's move model (and the search's play-outs') is a
+    file's; the bomb answer stays the one asked for."""
+    from bench.search import SearchPlayer
+    from bench.search_match import SearchBudget, search_factory
+    from bench.train_moves import write
+    from bench.tune import yardstick_tuning
+
+    model = TreeModel(-9.0, ())
+    path = tmp_path / "moves.py"
+    write(model, ["python -m bench.train_moves fit x.jsonl --write"], 1, path)
+    tuning = yardstick_tuning("rules", str(path))
+    assert tuning.move_model == model and tuning.learned_moves
+    assert tuning.learned_bombs is False
+    assert yardstick_tuning("committed", "heuristic").learned_moves is False
+    searcher = search_factory(SearchBudget(), tuning)(0, 1)
+    assert isinstance(searcher, SearchPlayer)
+    assert searcher.rollout._paowang_tuning.move_model == model  # type: ignore[attr-defined]
