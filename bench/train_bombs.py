@@ -159,15 +159,20 @@ def held_out(
 def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
+    table: Sequence[str] = (),
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
-    ``refits`` is off: the table's model is not the one fitted here)."""
+    ``refits`` is off: the table's model is not the one fitted here). A first file collected
+    at a table of the model played by the one in the repository: ``table``, the commands that
+    made it, come first then."""
     commands: list[str] = []
     earlier: list[str] = []
     for number, path in enumerate(paths):
         command = collected_by(path.name, [row for row in rows if row["file"] == number])
-        if refits and "--policy model" in command:  # it played by the model fitted before
+        if refits and "--policy model" in command and not earlier:
+            commands += table
+        elif refits and "--policy model" in command:  # it played by the model fitted before
             commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
         commands.append(command)
         earlier.append(path.name)

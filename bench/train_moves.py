@@ -273,7 +273,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     report(*held_out(rows), start, args.step)
     if args.write:
         if start is None:
-            commands = made_with("bench.train_moves", args.files, rows, collected_by)
+            commands = made_with(
+                "bench.train_moves", args.files, rows, collected_by,
+                table=committed_commands(MODEL_FILE),
+            )
         else:  # the bot's model and how it was made, then the trees added on top
             *collections, _ = made_with(
                 "bench.train_moves", args.files, rows, collected_by, refits=False

@@ -181,3 +181,28 @@ def test_a_move_model_on_top_says_how_it_was_made(tmp_path: Path) -> None:
     assert made.trees[: len(COMMITTED.trees)] == COMMITTED.trees
     with pytest.raises(SystemExit):  # a step scales trees added on top
         train_moves.main(["fit", str(labels), "--step", "0.5"])
+
+
+def test_a_move_model_fitted_alone_at_the_committed_models_table_says_so(
+    tmp_path: Path,
+) -> None:
+    """A round labelled at a table of the committed model and fitted alone: its commands
+    start with the ones that made the table's model, then its collection and its fit."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+
+    labels = tmp_path / "s98.jsonl"
+    rows = _rows(300)
+    for row in rows:
+        row.update(seed=98, samples=12, policy="model", rollout="heuristic", belief=4)
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "model.py"
+    before = committed_commands(train_moves.MODEL_FILE)
+    assert train_moves.main(["fit", str(labels), "--write", "--model-out", str(out)]) == 0
+    assert committed_commands(out) == [
+        *before,
+        "python -m bench.train_moves collect --deals 300 --seed 98 --samples 12 --policy model "
+        "--rollout heuristic --belief 4 --out s98.jsonl",
+        "python -m bench.train_moves fit s98.jsonl --write",
+    ]
+    assert train_moves.committed_decisions(out) == 300
