@@ -159,24 +159,28 @@ def held_out(
 def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
-    table: Sequence[str] = (),
+    table: Sequence[str] = (), on_top: float | None = None,
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
-    ``refits`` is off: the table's model is not the one fitted here). A first file collected
-    at a table of the model played by the one in the repository: ``table``, the commands that
-    made it, come first then."""
-    commands: list[str] = []
+    ``refits`` is off: the table's model is not the one fitted here); a first file collected
+    at a table of the model played by the one in the repository, so ``table``, the commands
+    that made it, come first then. With ``on_top`` (the step) the model is the repository's
+    with trees boosted on it: ``table`` first, the collections, the fit on top."""
+    refits = refits and on_top is None
+    commands: list[str] = [*table] if on_top is not None else []
     earlier: list[str] = []
     for number, path in enumerate(paths):
         command = collected_by(path.name, [row for row in rows if row["file"] == number])
-        if refits and "--policy model" in command and not earlier:
-            commands += table
-        elif refits and "--policy model" in command:  # it played by the model fitted before
-            commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
+        if refits and "--policy model" in command:  # it played by the model fitted before
+            fitted = f"python -m {script} fit {' '.join(earlier)} --write"
+            commands += [fitted] if earlier else table
         commands.append(command)
         earlier.append(path.name)
-    commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
+    flags = ""
+    if on_top is not None:
+        flags = " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
+    commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
     return commands
 
 
@@ -398,18 +402,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = COMMITTED_BOMBS if args.on_top else None
     report(*held_out(rows), start, args.step)
     if args.write:
-        if start is None:
-            commands = made_with("bench.train_bombs", args.files, rows, collected_by)
-        else:  # the bot's model and how it was made, then the trees added on top
-            *collections, _ = made_with(
-                "bench.train_bombs", args.files, rows, collected_by, refits=False
-            )
-            names = " ".join(path.name for path in args.files)
-            step = f" --step {args.step:g}" if args.step != 1.0 else ""
-            commands = [
-                *committed_commands(), *collections,
-                f"python -m bench.train_bombs fit {names} --on-top{step} --write",
-            ]
+        commands = made_with(
+            "bench.train_bombs", args.files, rows, collected_by, table=committed_commands(),
+            on_top=args.step if args.on_top else None,
+        )
         questions = len(rows) + (committed_questions() if start is not None else 0)
         write(fit(rows, start, args.step), commands, questions, args.model_out)
         print(f"model written to {args.model_out}")

@@ -272,21 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = COMMITTED if args.on_top else None
     report(*held_out(rows), start, args.step)
     if args.write:
-        if start is None:
-            commands = made_with(
-                "bench.train_moves", args.files, rows, collected_by,
-                table=committed_commands(MODEL_FILE),
-            )
-        else:  # the bot's model and how it was made, then the trees added on top
-            *collections, _ = made_with(
-                "bench.train_moves", args.files, rows, collected_by, refits=False
-            )
-            names = " ".join(path.name for path in args.files)
-            step = f" --step {args.step:g}" if args.step != 1.0 else ""
-            commands = [
-                *committed_commands(MODEL_FILE), *collections,
-                f"python -m bench.train_moves fit {names} --on-top{step} --write",
-            ]
+        commands = made_with(
+            "bench.train_moves", args.files, rows, collected_by,
+            table=committed_commands(MODEL_FILE), on_top=args.step if args.on_top else None,
+        )
         decisions = len(rows) + (committed_decisions() if start is not None else 0)
         model = fit(rows, start=start, step=args.step)
         write(model, commands, decisions, args.model_out)

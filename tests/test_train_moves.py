@@ -152,6 +152,23 @@ def test_trees_on_top_of_a_model_keep_it_and_add_part_of_the_way() -> None:
     assert full.expected_gain(lifted) - start.expected_gain(lifted) > 2.0
 
 
+#: what a label file collected at a table of the committed model says of itself, and the
+#: command line that collects it
+AT_THE_TABLE = {"seed": 99, "samples": 12, "policy": "model", "rollout": "heuristic", "belief": 4}
+COLLECTED = (
+    "python -m bench.train_moves collect --deals 300 --seed 99 --samples 12 --policy model "
+    "--rollout heuristic --belief 4 --out s99.jsonl"
+)
+
+
+def _labels_at_the_table(tmp_path: Path) -> Path:
+    """300 decisions' labels, as if collected at a table of the committed model."""
+    labels = tmp_path / "s99.jsonl"
+    rows = [{**row, **AT_THE_TABLE} for row in _rows(300)]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return labels
+
+
 def test_a_move_model_on_top_says_how_it_was_made(tmp_path: Path) -> None:
     """``fit --on-top --write``: the committed model's commands, the collection (with its
     --belief), the fit on top; the decisions counted with the committed model's."""
@@ -160,21 +177,14 @@ def test_a_move_model_on_top_says_how_it_was_made(tmp_path: Path) -> None:
     from bench.tune import load_model
     from bot.game.players.paowang_moves import COMMITTED
 
-    labels = tmp_path / "s99.jsonl"
-    rows = _rows(300)
-    for row in rows:
-        row.update(seed=99, samples=12, policy="model", rollout="heuristic", belief=4)
-    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    labels = _labels_at_the_table(tmp_path)
     out = tmp_path / "model.py"
     before = committed_commands(train_moves.MODEL_FILE)
     assert train_moves.main([
         "fit", str(labels), "--on-top", "--step", "0.5", "--write", "--model-out", str(out),
     ]) == 0
     assert committed_commands(out) == [
-        *before,
-        "python -m bench.train_moves collect --deals 300 --seed 99 --samples 12 --policy model "
-        "--rollout heuristic --belief 4 --out s99.jsonl",
-        "python -m bench.train_moves fit s99.jsonl --on-top --step 0.5 --write",
+        *before, COLLECTED, "python -m bench.train_moves fit s99.jsonl --on-top --step 0.5 --write",
     ]
     assert train_moves.committed_decisions(out) == train_moves.committed_decisions() + 300
     made = load_model(out, "MOVE")
@@ -191,18 +201,11 @@ def test_a_move_model_fitted_alone_at_the_committed_models_table_says_so(
     from bench import train_moves
     from bench.train_bombs import committed_commands
 
-    labels = tmp_path / "s98.jsonl"
-    rows = _rows(300)
-    for row in rows:
-        row.update(seed=98, samples=12, policy="model", rollout="heuristic", belief=4)
-    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    labels = _labels_at_the_table(tmp_path)
     out = tmp_path / "model.py"
     before = committed_commands(train_moves.MODEL_FILE)
     assert train_moves.main(["fit", str(labels), "--write", "--model-out", str(out)]) == 0
     assert committed_commands(out) == [
-        *before,
-        "python -m bench.train_moves collect --deals 300 --seed 98 --samples 12 --policy model "
-        "--rollout heuristic --belief 4 --out s98.jsonl",
-        "python -m bench.train_moves fit s98.jsonl --write",
+        *before, COLLECTED, "python -m bench.train_moves fit s99.jsonl --write",
     ]
     assert train_moves.committed_decisions(out) == 300
