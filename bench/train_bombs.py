@@ -159,27 +159,34 @@ def held_out(
 def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
-    table: Sequence[str] = (), on_top: float | None = None,
+    table: Sequence[str] = (), on_top: float | None = None, one_table: bool = False,
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
     ``refits`` is off: the table's model is not the one fitted here); a first file collected
     at a table of the model played by the one in the repository, so ``table``, the commands
-    that made it, come first then. With ``on_top`` (the step) the model is the repository's
-    with trees boosted on it: ``table`` first, the collections, the fit on top."""
+    that made it, come first then. With ``one_table`` every such file was collected at that
+    one table (more labels for the same round), so ``table`` comes once and no fit between.
+    With ``on_top`` (the step) the model is the repository's with trees boosted on it:
+    ``table`` first, the collections, the fit on top."""
     refits = refits and on_top is None
     commands: list[str] = [*table] if on_top is not None else []
     earlier: list[str] = []
+    at_table = False
     for number, path in enumerate(paths):
         command = collected_by(path.name, [row for row in rows if row["file"] == number])
         if refits and "--policy model" in command:  # it played by the model fitted before
-            fitted = f"python -m {script} fit {' '.join(earlier)} --write"
-            commands += [fitted] if earlier else table
+            if one_table:
+                commands += [] if at_table else table
+                at_table = True
+            else:
+                fitted = f"python -m {script} fit {' '.join(earlier)} --write"
+                commands += [fitted] if earlier else table
         commands.append(command)
         earlier.append(path.name)
-    flags = ""
+    flags = " --one-table" if one_table else ""
     if on_top is not None:
-        flags = " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
+        flags += " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
     commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
     return commands
 

@@ -250,6 +250,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the bot's trees and boost more on them, fitted to what they leave unexplained",
     )
     fitting.add_argument(
+        "--one-table", action="store_true",
+        help="the files labelled with --policy model were all collected at a table of the "
+        "bot's model (more labels for one round), not each at the fit of the files before it",
+    )
+    fitting.add_argument(
         "--step", type=float, default=1.0,
         help="with --on-top: scale what the new trees add (1: all of it)",
     )
@@ -275,6 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         commands = made_with(
             "bench.train_moves", args.files, rows, collected_by,
             table=committed_commands(MODEL_FILE), on_top=args.step if args.on_top else None,
+            one_table=args.one_table,
         )
         decisions = len(rows) + (committed_decisions() if start is not None else 0)
         model = fit(rows, start=start, step=args.step)

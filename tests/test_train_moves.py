@@ -161,10 +161,10 @@ COLLECTED = (
 )
 
 
-def _labels_at_the_table(tmp_path: Path) -> Path:
+def _labels_at_the_table(tmp_path: Path, seed: int = 99) -> Path:
     """300 decisions' labels, as if collected at a table of the committed model."""
-    labels = tmp_path / "s99.jsonl"
-    rows = [{**row, **AT_THE_TABLE} for row in _rows(300)]
+    labels = tmp_path / f"s{seed}.jsonl"
+    rows = [{**row, **AT_THE_TABLE, "seed": seed} for row in _rows(300)]
     labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return labels
 
@@ -209,3 +209,30 @@ def test_a_move_model_fitted_alone_at_the_committed_models_table_says_so(
         *before, COLLECTED, "python -m bench.train_moves fit s99.jsonl --write",
     ]
     assert train_moves.committed_decisions(out) == 300
+
+
+def test_two_label_files_of_one_table_fitted_together_say_so(tmp_path: Path) -> None:
+    """``fit A B --one-table``: both files labelled at the committed model's table (more labels
+    for one round), so its commands come once, before both collections, with no fit between."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+
+    first, second = _labels_at_the_table(tmp_path, 98), _labels_at_the_table(tmp_path)
+    before = committed_commands(train_moves.MODEL_FILE)
+    for flags, expected in (
+        (["--one-table"], [
+            *before, COLLECTED.replace("99", "98"), COLLECTED,
+            "python -m bench.train_moves fit s98.jsonl s99.jsonl --one-table --write",
+        ]),
+        ([], [  # without it, the second file played by the fit of the first
+            *before, COLLECTED.replace("99", "98"),
+            "python -m bench.train_moves fit s98.jsonl --write", COLLECTED,
+            "python -m bench.train_moves fit s98.jsonl s99.jsonl --write",
+        ]),
+    ):
+        out = tmp_path / "model.py"
+        assert train_moves.main(
+            ["fit", str(first), str(second), *flags, "--write", "--model-out", str(out)]
+        ) == 0
+        assert committed_commands(out) == expected
+        assert train_moves.committed_decisions(out) == 600
