@@ -176,12 +176,11 @@ def made_with(
     for number, path in enumerate(paths):
         command = collected_by(path.name, [row for row in rows if row["file"] == number])
         if refits and "--policy model" in command:  # it played by the model fitted before
-            if one_table:
-                commands += [] if at_table else table
+            if earlier and not one_table:
+                commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
+            elif not at_table:
+                commands += table
                 at_table = True
-            else:
-                fitted = f"python -m {script} fit {' '.join(earlier)} --write"
-                commands += [fitted] if earlier else table
         commands.append(command)
         earlier.append(path.name)
     flags = " --one-table" if one_table else ""
