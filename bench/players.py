@@ -343,8 +343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--search-previous-playouts",
         action="store_true",
-        help="the search player starts from and plays out with the previous round's 刨王 AI "
-        "(without the move model), not today's",
+        help="the search player starts from and plays out with the previous round's AI "
+        "(刨王 without the move model, 双扣 without its learned look), not today's",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)

@@ -29,6 +29,7 @@ from bench.search import SearchPlayer
 from bot.cli.simulate import mean_ci95, new_game, play_out
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
+from bot.game.players.shuangkou_moves import NO_LOOK
 
 PAOWANG_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(5), 2))
 
@@ -40,8 +41,9 @@ class SearchBudget:
     margin: float = 0.0
     #: leave the AI's choice only for a gain this sure (the paired differences' z)
     z: float = 2.0
-    #: play out (and start from) the previous round's 刨王 AI: the heuristic with its learned
-    #: bombs, without the move model (#27's second yardstick)
+    #: play out (and start from) the previous round's AI (#27's second yardstick): in 刨王 the
+    #: heuristic with its learned bombs and 亮王, without the move model; in 双扣 the heuristic
+    #: without its learned look
     previous_playouts: bool = False
 
     @property
@@ -60,9 +62,14 @@ Factory = Callable[[int, int], Player]
 def _search_player(
     budget: SearchBudget, tuning: Tuning | None, seat: int, seed: int
 ) -> Player:
+    rollout: Player | None = None
     if budget.previous_playouts:
-        tuning = Tuning(learned_moves=False)
-    rollout = None if tuning is None else AiPlayer(seed, lookahead=False, paowang_tuning=tuning)
+        rollout = AiPlayer(
+            seed, lookahead=False, paowang_tuning=Tuning(learned_moves=False),
+            shuangkou_moves=NO_LOOK,
+        )
+    elif tuning is not None:
+        rollout = AiPlayer(seed, lookahead=False, paowang_tuning=tuning)
     return SearchPlayer(
         seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin,
         z=budget.z, rollout=rollout,

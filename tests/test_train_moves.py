@@ -96,7 +96,8 @@ def test_the_search_keeps_the_ais_choice_without_a_sure_gain() -> None:
 
 def test_the_second_yardstick_plays_out_with_the_previous_round() -> None:
     """--search-previous-playouts: the search player's play-outs (and the choice it starts
-    from) are the 刨王 AI without its move model; by default they are today's AI."""
+    from) are the AI without its move models (刨王's move model, 双扣's learned look); by
+    default they are today's AI."""
     from bench.search_match import SearchBudget, search_factory
 
     previous = search_factory(SearchBudget(previous_playouts=True))(0, 1)
@@ -104,6 +105,8 @@ def test_the_second_yardstick_plays_out_with_the_previous_round() -> None:
     assert isinstance(previous, SearchPlayer) and isinstance(today, SearchPlayer)
     assert previous.rollout._paowang_tuning.learned_moves is False  # type: ignore[attr-defined]
     assert today.rollout._paowang_tuning.learned_moves is True  # type: ignore[attr-defined]
+    assert not previous.rollout._shuangkou_moves.trees  # type: ignore[attr-defined]
+    assert today.rollout._shuangkou_moves is None  # type: ignore[attr-defined]
     assert "previous round" in SearchBudget(previous_playouts=True).title
 
 
