@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import json
 import re
 import sys
@@ -138,7 +139,11 @@ def read_rows(paths: Sequence[Path]) -> list[dict[str, Any]]:
     held out together)."""
     rows = []
     for number, path in enumerate(paths):
-        for line in path.read_text().splitlines():
+        # a file kept in the repository is gzipped (bench/labels/)
+        text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else (
+            path.read_text()
+        )
+        for line in text.splitlines():
             row = json.loads(line)
             row["file"] = number
             row["group"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals

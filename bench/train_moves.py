@@ -49,10 +49,13 @@ from bench.train_bombs import (
     read_rows,
     write_rows,
 )
-from bot.cli.simulate import decide, new_game, next_actor
-from bot.game.players import AiPlayer
-from bot.game.players.base import revealed_self
+from bot.cli.simulate import new_game, next_actor
+from bot.game.common import Combo, SeatView
+from bot.game.paowang import Game
+from bot.game.players import AiPlayer, Player
+from bot.game.players.base import legal_options, revealed_self
 from bot.game.players.decompose import counts_of
+from bot.game.players.lookahead import view_seed
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
 from bot.game.players.paowang_moves import COMMITTED, MOVES, allowed, inputs_of, position_of
 from bot.game.players.sampling import candidates, pick
@@ -62,6 +65,8 @@ MODEL_FILE = Path(__file__).resolve().parent.parent / "bot/game/players/paowang_
 #: deals of this range are the training set; bench.players and bench.tune use others
 DEAL_OFFSET = 800_000
 POLICIES = {"heuristic": Tuning(learned_moves=False), "model": Tuning(learned_moves=True)}
+#: a label's decimals as stored (a hundredth of a thousandth of a point: far under its noise)
+LABEL_DIGITS = 5
 #: the heuristic's choice, the reference every label is measured from
 HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
 
@@ -70,7 +75,19 @@ def decisions_of_deal(
     deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
     belief: int = 1,
 ) -> list[dict[str, Any]]:
-    """Every decision with a choice in one deal, its moves labelled by paired play-outs."""
+    """Every decision with a choice in one deal, its moves labelled by paired play-outs and
+    read as the trees read them (:func:`record_of_deal`, then :func:`expand`)."""
+    return expand(record_of_deal(deal, seed, samples, policy, rollout, belief))
+
+
+def record_of_deal(
+    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
+    belief: int = 1,
+) -> dict[str, Any]:
+    """One deal labelled, as it is stored: the deal's actions and, at every decision with a
+    choice, the moves (their cards) with their labels. The trees' inputs are not stored: they
+    are read again from a replay (:func:`expand`), so that a file stays small enough to keep
+    in the repository and new features can be tried on old labels without labelling again."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
     tuning = POLICIES[policy]
     players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
@@ -79,7 +96,8 @@ def decisions_of_deal(
         rollout=AiPlayer(deal, lookahead=False, paowang_tuning=POLICIES[rollout]),
         belief=belief,
     )
-    found: list[dict[str, Any]] = []
+    actions: list[list[Any]] = []
+    decisions: list[dict[str, Any]] = []
     while not game.over:
         seat = next_actor(game)
         assert seat is not None
@@ -90,23 +108,100 @@ def decisions_of_deal(
             if len(moves) > 1 and not (choice is not None and len(choice.cards) == len(view.hand)):
                 scores = search.scores(view, moves)
                 if scores is not None:
-                    position = position_of(
-                        view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
-                    )
                     gains, errors = [], []
                     for index in range(1, len(moves)):
                         differences = [row[index] - row[0] for row in scores]
-                        gains.append(statistics.fmean(differences))
-                        errors.append(statistics.stdev(differences) / len(differences) ** 0.5)
-                    found.append({
-                        "deal": deal, "seed": seed, "samples": samples, "policy": policy,
-                        "rollout": rollout, "belief": belief,
-                        "inputs": inputs_of(position, moves),
-                        "allowed": [allowed(position, move) for move in moves[1:]],
+                        gains.append(round(statistics.fmean(differences), LABEL_DIGITS))
+                        errors.append(round(
+                            statistics.stdev(differences) / len(differences) ** 0.5, LABEL_DIGITS
+                        ))
+                    decisions.append({
+                        "step": len(actions), "view": view_seed(view),
+                        "moves": [cards_of(move) for move in moves],
                         "gains": gains, "errors": errors,
                     })
-        decide(players[seat], game, seat)
-    return found
+        actions.append(act(players[seat], game, seat, view))
+    return {
+        "deal": deal, "seed": seed, "samples": samples, "policy": policy, "rollout": rollout,
+        "belief": belief, "actions": actions, "decisions": decisions,
+    }
+
+
+def cards_of(move: Combo | None) -> list[int] | None:
+    return None if move is None else sorted(int(card) for card in move.cards)
+
+
+def act(player: Player, game: Game, seat: int, view: SeatView) -> list[Any]:
+    """``player``'s action for ``seat`` (whose view is ``view``), taken and written down."""
+    if view.reveal_pending:
+        answer = player.choose_reveal(view)
+        game.reveal(seat, answer)
+        return ["reveal", seat, answer]
+    combo = player.choose(view)
+    if combo is None:
+        game.pass_turn(seat)
+        return ["pass", seat]
+    game.play(seat, combo.cards)
+    return ["play", seat, cards_of(combo)]
+
+
+def redo(game: Game, action: Sequence[Any]) -> None:
+    """An action written down by :func:`act`, taken again."""
+    kind, seat, *rest = action
+    if kind == "reveal":
+        game.reveal(seat, rest[0])
+    elif kind == "pass":
+        game.pass_turn(seat)
+    else:
+        # the hand's own cards (two decks' equal cards are one value: either will do)
+        held = {int(card): card for card in game.hands[seat]}
+        game.play(seat, [held[card] for card in rest[0]])
+
+
+def expand(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored deal's decisions as the trees read them: the deal replayed to each decision,
+    the moves and the position read by today's :mod:`bot.game.players.paowang_moves`. Raises
+    ValueError if the replay does not reach the position that was labelled (the engine dealt
+    or ruled otherwise than when the file was written)."""
+    game = new_game("paowang", record["seed"] * 1_000_003 + DEAL_OFFSET + record["deal"])
+    meta = {key: value for key, value in record.items() if key not in ("actions", "decisions")}
+    actions = record["actions"]
+    done = 0
+    rows: list[dict[str, Any]] = []
+    for decision in record["decisions"]:
+        while done < decision["step"]:
+            redo(game, actions[done])
+            done += 1
+        seat = next_actor(game)
+        assert seat is not None
+        view = game.view(seat)
+        if view_seed(view) != decision["view"]:
+            raise ValueError(f"deal {record['deal']}: the replay left the labelled game")
+        options = {tuple(cards_of(combo) or ()): combo for combo in legal_options(view)}
+        moves = [None if cards is None else options[tuple(cards)] for cards in decision["moves"]]
+        position = position_of(
+            view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
+        )
+        rows.append({
+            **meta,
+            "inputs": inputs_of(position, moves),
+            "allowed": [allowed(position, move) for move in moves[1:]],
+            "gains": decision["gains"], "errors": decision["errors"],
+        })
+    return rows
+
+
+def read_labels(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """The labelled decisions of ``paths``: stored deals (:func:`record_of_deal`) expanded,
+    and the first rounds' files, which hold the inputs themselves, as they are."""
+    rows: list[dict[str, Any]] = []
+    for line in read_rows(paths):
+        if "actions" not in line:
+            rows.append(line)
+            continue
+        tags = {"file": line["file"], "group": line["group"]}
+        rows.extend({**row, **tags} for row in expand(line))
+    return rows
 
 
 def collect(
@@ -121,12 +216,18 @@ def collect(
     belief: int = 1,
 ) -> int:
     """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped,
-    whose file holds the deals before it, in a second file)."""
+    whose file holds the deals before it, in a second file), one line per deal
+    (:func:`record_of_deal`); how many decisions."""
     work = functools.partial(
-        decisions_of_deal, seed=seed, samples=samples, policy=policy, rollout=rollout,
-        belief=belief,
+        _stored, seed=seed, samples=samples, policy=policy, rollout=rollout, belief=belief,
     )
-    return write_rows(work, deals, jobs, out, first)
+    write_rows(work, deals, jobs, out, first)
+    return sum(len(record["decisions"]) for record in read_rows([out]))
+
+
+def _stored(deal: int, **labelling: Any) -> list[dict[str, Any]]:
+    """One line per deal (``write_rows`` writes what this returns, line by line)."""
+    return [record_of_deal(deal, **labelling)]
 
 
 def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
@@ -273,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.step != 1.0 and not args.on_top:
         parser.error("--step scales trees added on top: give --on-top")
-    rows = read_rows(args.files)
+    rows = read_labels(args.files)
     start = COMMITTED if args.on_top else None
     report(*held_out(rows), start, args.step)
     if args.write:

@@ -12,14 +12,22 @@ from typing import Any
 import pytest
 
 from bench.search import SearchPlayer, z_score
-from bench.train_moves import decisions_of_deal, fit, picks, write
+from bench.train_moves import expand, fit, picks, read_labels, record_of_deal, write
 from bot.game import paowang
+from bot.game.common import IllegalPlay
 from bot.game.players.paowang_moves import MOVE_FEATURES, MOVES
 from bot.game.players.trees import TreeModel
 
 
-def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
-    rows = decisions_of_deal(0, seed=21, samples=2)
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """Deal 0 of seed 21 labelled with two samples a move, as ``collect`` stores it."""
+    return record_of_deal(0, seed=21, samples=2)
+
+
+def test_a_deal_yields_decisions_with_every_move_labelled(record: dict[str, Any]) -> None:
+    rows = expand(record)
+    assert len(rows) == len(record["decisions"])
     assert len(rows) > 20  # a deal holds dozens of decisions with a choice
     for row in rows:
         moves = len(row["inputs"])
@@ -27,6 +35,36 @@ def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
         assert len(row["gains"]) == len(row["errors"]) == len(row["allowed"]) == moves
         assert all(len(inputs) == len(MOVE_FEATURES) for inputs in row["inputs"])
         assert all(math.isfinite(gain) for gain in row["gains"])
+
+
+def test_a_stored_deal_is_small_and_reads_back_the_same(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
+    """A deal is stored as its actions and labels, gzipped for the repository; read back, its
+    decisions are what the replay reads at once, tagged with their file and deal."""
+    import gzip
+
+    text = json.dumps(record) + "\n"
+    assert len(gzip.compress(text.encode())) < 4000  # bytes: a few hundred deals a megabyte
+    assert "inputs" not in text  # the trees' inputs are read on the replay, never stored
+    path = tmp_path / "labels.jsonl.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    rows = read_labels([path])
+    assert [row["inputs"] for row in rows] == [row["inputs"] for row in expand(record)]
+    assert {row["group"] for row in rows} == {record["deal"]}
+    assert all(row["samples"] == 2 and row["seed"] == 21 for row in rows)
+
+
+def test_a_replay_that_leaves_the_labelled_game_is_refused(record: dict[str, Any]) -> None:
+    """The replay checks every labelled position by the seed of its view: a file whose
+    actions no longer lead there (another engine, another deal) fails loudly."""
+    moved = [dict(decision) for decision in record["decisions"]]
+    moved[5]["step"] += 1  # the sixth decision labelled one action later than it was
+    with pytest.raises(ValueError, match="left the labelled game"):
+        expand(dict(record, decisions=moved))
+    # the same actions on another deal: the cards are not in the hands, or not where labelled
+    with pytest.raises((ValueError, IllegalPlay)):
+        expand(dict(record, deal=record["deal"] + 1))
 
 
 def _rows(count: int) -> list[dict[str, Any]]:
