@@ -13,7 +13,12 @@ the heuristic in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`
 model`` plays them out with the model, about five times slower; ``--belief N`` draws N agreeing
 deals for each sample and keeps one by how likely the others' actions so far were in it, as
 ``bench.train_bombs`` does). A move's label is what it scored over the heuristic's choice, in
-points for the seat, averaged over the samples, with its standard error. One JSON line per decision.
+points for the seat, averaged over the samples, with its standard error. One JSON line per deal
+(:func:`record_of_deal`): the deal's actions, and at each decision the moves' cards and labels,
+not the trees' inputs: ``fit`` replays the deal and reads them with today's features
+(:func:`expand`), so a file is about 2 KB a deal gzipped (``bench/labels/`` keeps them) and a
+new feature is tried on old labels without labelling again. The first rounds' files, one line
+per decision with the inputs in it, are read as they are.
 
 ``fit`` boosts small regression trees (scikit-learn's GradientBoostingRegressor) on the labels,
 from :data:`bot.game.players.paowang_moves.MOVE_FEATURES`. It holds a fifth of the deals out and
@@ -34,7 +39,7 @@ import functools
 import re
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +62,14 @@ from bot.game.players.base import legal_options, revealed_self
 from bot.game.players.decompose import counts_of
 from bot.game.players.lookahead import view_seed
 from bot.game.players.paowang_ai import PaowangAI, Tuning, cards_unseen
-from bot.game.players.paowang_moves import COMMITTED, MOVES, allowed, inputs_of, position_of
+from bot.game.players.paowang_moves import (
+    COMMITTED,
+    MOVES,
+    Position,
+    allowed,
+    inputs_of,
+    position_of,
+)
 from bot.game.players.sampling import candidates, pick
 from bot.game.players.trees import TreeModel
 
@@ -142,7 +154,8 @@ def act(player: Player, game: Game, seat: int, view: SeatView) -> list[Any]:
         game.pass_turn(seat)
         return ["pass", seat]
     game.play(seat, combo.cards)
-    return ["play", seat, cards_of(combo)]
+    # in the order played: the history (and so the view a replay checks) keeps that order
+    return ["play", seat, [int(card) for card in combo.cards]]
 
 
 def redo(game: Game, action: Sequence[Any]) -> None:
@@ -158,9 +171,14 @@ def redo(game: Game, action: Sequence[Any]) -> None:
         game.play(seat, [held[card] for card in rest[0]])
 
 
-def expand(record: dict[str, Any]) -> list[dict[str, Any]]:
+#: how the trees read a decision's moves: ``(position, moves) -> inputs of moves[1:]``
+Reader = Callable[[Position, Sequence[Combo | None]], list[tuple[float, ...]]]
+
+
+def expand(record: dict[str, Any], read: Reader = inputs_of) -> list[dict[str, Any]]:
     """A stored deal's decisions as the trees read them: the deal replayed to each decision,
-    the moves and the position read by today's :mod:`bot.game.players.paowang_moves`. Raises
+    the moves and the position read by today's :mod:`bot.game.players.paowang_moves` (or by
+    ``read``, to try other features on the same labels). Raises
     ValueError if the replay does not reach the position that was labelled (the engine dealt
     or ruled otherwise than when the file was written)."""
     game = new_game("paowang", record["seed"] * 1_000_003 + DEAL_OFFSET + record["deal"])
@@ -184,14 +202,14 @@ def expand(record: dict[str, Any]) -> list[dict[str, Any]]:
         )
         rows.append({
             **meta,
-            "inputs": inputs_of(position, moves),
+            "inputs": read(position, moves),
             "allowed": [allowed(position, move) for move in moves[1:]],
             "gains": decision["gains"], "errors": decision["errors"],
         })
     return rows
 
 
-def read_labels(paths: Sequence[Path]) -> list[dict[str, Any]]:
+def read_labels(paths: Sequence[Path], read: Reader = inputs_of) -> list[dict[str, Any]]:
     """The labelled decisions of ``paths``: stored deals (:func:`record_of_deal`) expanded,
     and the first rounds' files, which hold the inputs themselves, as they are."""
     rows: list[dict[str, Any]] = []
@@ -200,7 +218,7 @@ def read_labels(paths: Sequence[Path]) -> list[dict[str, Any]]:
             rows.append(line)
             continue
         tags = {"file": line["file"], "group": line["group"]}
-        rows.extend({**row, **tags} for row in expand(line))
+        rows.extend({**row, **tags} for row in expand(line, read))
     return rows
 
 
