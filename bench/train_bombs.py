@@ -31,6 +31,7 @@ that made it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gzip
 import json
@@ -39,7 +40,7 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bench.search import SearchPlayer
 from bot.cli.simulate import decide, new_game, next_actor
@@ -110,15 +111,19 @@ def write_rows(
     """``work(deal)`` for deals ``first`` to ``deals`` - 1 in ``jobs`` processes, its rows
     written to ``out`` as JSON lines in deal order (flushed deal by deal: a run stopped early
     leaves a file of whole deals, and ``first`` continues it in another file); how many
-    rows."""
+    rows. A name ending in ``.gz`` is written gzipped (as ``bench/labels/`` keeps them)."""
     count = 0
-    with out.open("w") as file, ProcessPoolExecutor(jobs) as pool:
+    with _writing(out) as file, ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(work, range(first, deals)):
             for row in found:
                 file.write(json.dumps(row) + "\n")
             count += len(found)
             file.flush()
     return count
+
+
+def _writing(out: Path) -> TextIO:
+    return gzip.open(out, "wt") if out.suffix == ".gz" else out.open("w")
 
 
 def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
@@ -134,16 +139,24 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
+def _lines(path: Path) -> list[str]:
+    """The whole lines of a file of JSON lines, gzipped or not. A gzipped file whose run
+    stopped early ends mid-stream: the deals flushed before that are read, the rest is not."""
+    if path.suffix != ".gz":
+        return path.read_text().splitlines()
+    lines: list[str] = []
+    with gzip.open(path, "rt") as file, contextlib.suppress(EOFError):
+        for line in file:
+            lines.append(line)
+    return [line.rstrip("\n") for line in lines if line.endswith("\n")]
+
+
 def read_rows(paths: Sequence[Path]) -> list[dict[str, Any]]:
     """The JSON lines of ``paths``, each tagged with its file and its deal's group (the unit
     held out together)."""
     rows = []
     for number, path in enumerate(paths):
-        # a file kept in the repository is gzipped (bench/labels/)
-        text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else (
-            path.read_text()
-        )
-        for line in text.splitlines():
+        for line in _lines(path):
             row = json.loads(line)
             row["file"] = number
             row["group"] = number * 100_003 + row["deal"]  # files from other seeds reuse deals

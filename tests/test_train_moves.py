@@ -175,6 +175,25 @@ def test_a_stopped_labelling_run_continues_in_a_second_file(tmp_path: Path) -> N
     assert "--first-deal 3 --out b.jsonl" in collected_by("b.jsonl", rows)
 
 
+def test_a_gzipped_label_file_is_written_and_read_even_when_cut_short(tmp_path: Path) -> None:
+    """``--out NAME.gz`` writes gzipped lines flushed deal by deal; a file whose run stopped
+    mid-stream still reads back its whole deals."""
+    import zlib
+
+    from bench.train_bombs import read_rows, write_rows
+
+    path = tmp_path / "a.jsonl.gz"
+    assert write_rows(_rows_of, 4, 1, path) == 8
+    assert [row["deal"] for row in read_rows([path])] == [0, 0, 1, 1, 2, 2, 3, 3]
+    # a stream cut where a run stopped: its sync-flushed deals, no end-of-stream marker
+    stream = zlib.compressobj(wbits=31)
+    cut = stream.compress(b'{"deal": 0, "n": 0}\n{"deal": 0, "n": 1}\n')
+    cut += stream.flush(zlib.Z_SYNC_FLUSH) + stream.compress(b'{"deal": 1, "n"')
+    cut += stream.flush(zlib.Z_SYNC_FLUSH)
+    (tmp_path / "cut.jsonl.gz").write_bytes(cut)
+    assert [row["n"] for row in read_rows([tmp_path / "cut.jsonl.gz"])] == [0, 1]
+
+
 def test_trees_on_top_of_a_model_keep_it_and_add_part_of_the_way() -> None:
     """``fit(start=...)``: the start's trees as they are, TREES_ON_TOP more fitted to what it
     leaves unexplained, and a half step lands halfway between the start and a whole step."""
