@@ -300,3 +300,28 @@ def test_two_label_files_of_one_table_fitted_together_say_so(tmp_path: Path) -> 
         ) == 0
         assert committed_commands(out) == expected
         assert train_moves.committed_decisions(out) == 600
+
+
+def test_candidate_features_are_read_after_todays_on_the_kept_labels(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
+    """bench.try_features reads the stored deals with today's features and the candidates
+    after them: the committed trees score both the same, and the comparison runs on a file."""
+    import gzip
+
+    from bench.try_features import EXTRA_FEATURES, MARGINS, compare, with_extras
+    from bot.game.players.paowang_moves import COMMITTED
+
+    today = expand(record)
+    extended = expand(record, with_extras)
+    for plain, more in zip(today, extended, strict=True):
+        for inputs, longer in zip(plain["inputs"], more["inputs"], strict=True):
+            assert len(longer) == len(MOVE_FEATURES) + len(EXTRA_FEATURES)
+            assert tuple(longer[: len(MOVE_FEATURES)]) == tuple(inputs)
+            assert COMMITTED.expected_gain(longer) == COMMITTED.expected_gain(inputs)
+    path = tmp_path / "labels.jsonl.gz"
+    path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
+    # the file twice: its deal is held out as the first file's, fitted as the second's
+    rows = compare([path, path], trees=5)
+    assert [row["margin"] for row in rows] == list(MARGINS)
+    assert all(row["fitted"] == row["held"] == len(today) for row in rows)

@@ -1,0 +1,149 @@
+"""Candidate features for 刨王's move model, tried on kept labels before any labelling:
+``python -m bench.try_features FILE...`` (label files of ``bench.train_moves collect``, e.g.
+``bench/labels/*.jsonl.gz``).
+
+It reads the same stored deals twice, with today's :data:`MOVE_FEATURES` and with today's plus
+the candidates below (appended after them, so that the committed trees, which never read past
+today's, would score exactly as before), fits the same trees to each on the same four fifths of
+the deals, and prints what taking each model's pick gains on the held-out fifth, by the labels,
+at a few margins, with the paired difference of the two and its 95% interval (both models are
+judged on the same decisions). A candidate worth a round is one whose difference is clearly
+above zero; paired matches then decide, as for every round (``bench/results/tuning.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.train_bombs import held_out
+from bench.train_moves import Reader, fit, picks, read_labels
+from bot.game.cards import BIG_JOKER, SMALL_JOKER
+from bot.game.common import Combo
+from bot.game.players.paowang_moves import POINTS, Position, inputs_of
+from bot.game.players.paowang_plan import TWO
+
+#: the candidates read of the position: the others' bomb and joker power still unseen, the
+#: points still out, the seat that acts next, the points in the hand
+EXTRA_POSITION = (
+    "unseen jokers/4", "unseen 三路 ranks/5", "unseen 四路 ranks/5", "unseen points/100",
+    "next is a foe", "next is a partner", "next cards/10", "hand points/10",
+)
+#: the candidates read of a move (and of the heuristic's choice): how many unseen ranks can
+#: answer a single or a pair, the points the hand keeps
+EXTRA_MOVE = ("higher ranks unseen/5", "points kept/10")
+EXTRA_FEATURES = (
+    *EXTRA_POSITION, *(f"move {name}" for name in EXTRA_MOVE),
+    *(f"choice {name}" for name in EXTRA_MOVE),
+)
+MARGINS = (0.0, 0.25, 0.5, 1.0)
+
+
+def _hand_points(position: Position) -> int:
+    return sum(POINTS[rank] * count for rank, count in enumerate(position.counts))
+
+
+def position_extra(position: Position) -> tuple[float, ...]:
+    view = position.view
+    assert view.seat is not None
+    unseen = position.unseen
+    seats = len(view.hand_sizes)
+    following = [(view.seat + step) % seats for step in range(1, seats)]
+    after = next((seat for seat in following if view.hand_sizes[seat]), None)
+    return (
+        (unseen[SMALL_JOKER] + unseen[BIG_JOKER]) / 4,
+        sum(1 for rank in range(4, TWO + 1) if unseen[rank] >= 3) / 5,
+        sum(1 for rank in range(4, TWO + 1) if unseen[rank] >= 4) / 5,
+        sum(POINTS[rank] * count for rank, count in enumerate(unseen)) / 100,
+        float(after is not None and after in view.opponents),
+        float(after is not None and after in view.partners),
+        0.0 if after is None else view.hand_sizes[after] / 10,
+        _hand_points(position) / 10,
+    )
+
+
+def move_extra(position: Position, move: Combo | None) -> tuple[float, ...]:
+    kept = _hand_points(position)
+    if move is None:
+        return (0.0, kept / 10)
+    kept -= sum(POINTS[card >> 3] for card in move.cards)
+    width = {"single": 1, "pair": 2}.get(move.kind, 0)
+    higher = 0 if move.tier or not width else sum(
+        1 for rank in range(move.key + 1, BIG_JOKER + 1) if position.unseen[rank] >= width
+    )
+    return (higher / 5, kept / 10)
+
+
+def with_extras(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
+    """Today's inputs of each move but the first, then the candidates (the position's, the
+    move's, the heuristic's choice's)."""
+    shared = position_extra(position)
+    choice = move_extra(position, moves[0])
+    return [
+        (*today, *shared, *move_extra(position, move), *choice)
+        for today, move in zip(inputs_of(position, moves), moves[1:], strict=True)
+    ]
+
+
+def held_out_gains(
+    paths: Sequence[Path], read: Reader, trees: int | None = None
+) -> tuple[int, dict[float, tuple[list[float], float]]]:
+    """(decisions fitted, for each margin: the label of the pick on each held-out decision, and
+    the share of them where the pick is not the heuristic's choice)."""
+    train, held = held_out(read_labels(paths, read))
+    model = fit(train) if trees is None else fit(train, trees=trees)
+    found: dict[float, tuple[list[float], float]] = {}
+    for margin in MARGINS:
+        chosen = picks(model, held, margin)
+        gains = [
+            row["gains"][pick - 1] if pick else 0.0
+            for row, pick in zip(held, chosen, strict=True)
+        ]
+        found[margin] = gains, sum(1 for pick in chosen if pick) / len(chosen)
+    return len(train), found
+
+
+def _interval(values: Sequence[float]) -> str:
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return f"{statistics.fmean(values):+.4f} ±{half:.4f}"
+
+
+def compare(paths: Sequence[Path], trees: int | None = None) -> list[dict[str, Any]]:
+    """For each margin: the held-out gain of today's features, of the extras, the paired
+    difference, and how often each changes the heuristic's choice."""
+    fitted, today = held_out_gains(paths, inputs_of, trees)
+    _, extra = held_out_gains(paths, with_extras, trees)
+    rows = []
+    for margin in MARGINS:
+        (base, base_changed), (more, more_changed) = today[margin], extra[margin]
+        difference = [b - a for a, b in zip(base, more, strict=True)]
+        rows.append({
+            "margin": margin, "fitted": fitted, "held": len(difference),
+            "today": _interval(base), "extras": _interval(more),
+            "difference": _interval(difference),
+            "changed today": base_changed, "changed extras": more_changed,
+        })
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.try_features", description=__doc__)
+    parser.add_argument("files", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    rows = compare(args.files)
+    print(f"{rows[0]['fitted']} decisions fitted, {rows[0]['held']} held out; "
+          f"extras: {', '.join(EXTRA_FEATURES)}")
+    print("| margin | today's features | with the extras | difference | changed (today / extras) |")
+    print("| --- | --- | --- | --- | --- |")
+    for row in rows:
+        print(f"| {row['margin']:.2f} | {row['today']} | {row['extras']} | {row['difference']} "
+              f"| {row['changed today']:.1%} / {row['changed extras']:.1%} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
