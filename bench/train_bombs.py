@@ -107,17 +107,19 @@ def write_rows(
     jobs: int,
     out: Path,
     first: int = 0,
+    size: Callable[[dict[str, Any]], int] = lambda row: 1,
 ) -> int:
     """``work(deal)`` for deals ``first`` to ``deals`` - 1 in ``jobs`` processes, its rows
     written to ``out`` as JSON lines in deal order (flushed deal by deal: a run stopped early
     leaves a file of whole deals, and ``first`` continues it in another file); how many
-    rows. A name ending in ``.gz`` is written gzipped (as ``bench/labels/`` keeps them)."""
+    rows, or the sum of ``size`` over them. A name ending in ``.gz`` is written gzipped (as
+    ``bench/labels/`` keeps them)."""
     count = 0
     with _writing(out) as file, ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(work, range(first, deals)):
             for row in found:
                 file.write(json.dumps(row) + "\n")
-            count += len(found)
+            count += sum(size(row) for row in found)
             file.flush()
     return count
 

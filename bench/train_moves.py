@@ -54,7 +54,7 @@ from bench.train_bombs import (
     read_rows,
     write_rows,
 )
-from bot.cli.simulate import new_game, next_actor
+from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.common import Combo, SeatView
 from bot.game.paowang import Game
 from bot.game.players import AiPlayer, Player
@@ -81,15 +81,6 @@ POLICIES = {"heuristic": Tuning(learned_moves=False), "model": Tuning(learned_mo
 LABEL_DIGITS = 5
 #: the heuristic's choice, the reference every label is measured from
 HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
-
-
-def decisions_of_deal(
-    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
-    belief: int = 1,
-) -> list[dict[str, Any]]:
-    """Every decision with a choice in one deal, its moves labelled by paired play-outs and
-    read as the trees read them (:func:`record_of_deal`, then :func:`expand`)."""
-    return expand(record_of_deal(deal, seed, samples, policy, rollout, belief))
 
 
 def record_of_deal(
@@ -144,16 +135,14 @@ def cards_of(move: Combo | None) -> list[int] | None:
 
 
 def act(player: Player, game: Game, seat: int, view: SeatView) -> list[Any]:
-    """``player``'s action for ``seat`` (whose view is ``view``), taken and written down."""
+    """``player``'s action for ``seat`` (whose view is ``view``, taken before it acts), taken
+    by :func:`decide` and written down as the game recorded it."""
+    decide(player, game, seat)
     if view.reveal_pending:
-        answer = player.choose_reveal(view)
-        game.reveal(seat, answer)
-        return ["reveal", seat, answer]
-    combo = player.choose(view)
+        return ["reveal", seat, game.revealed[seat]]
+    _, combo = game.history[-1]
     if combo is None:
-        game.pass_turn(seat)
         return ["pass", seat]
-    game.play(seat, combo.cards)
     # in the order played: the history (and so the view a replay checks) keeps that order
     return ["play", seat, [int(card) for card in combo.cards]]
 
@@ -239,8 +228,9 @@ def collect(
     work = functools.partial(
         _stored, seed=seed, samples=samples, policy=policy, rollout=rollout, belief=belief,
     )
-    write_rows(work, deals, jobs, out, first)
-    return sum(len(record["decisions"]) for record in read_rows([out]))
+    return write_rows(
+        work, deals, jobs, out, first, size=lambda record: len(record["decisions"])
+    )
 
 
 def _stored(deal: int, **labelling: Any) -> list[dict[str, Any]]:
@@ -285,6 +275,13 @@ def fit(
     )
 
 
+def picked_gains(rows: Sequence[dict[str, Any]], chosen: Sequence[int]) -> list[float]:
+    """The label of each decision's pick (0 where the pick is the heuristic's own choice)."""
+    return [
+        row["gains"][pick - 1] if pick else 0.0 for row, pick in zip(rows, chosen, strict=True)
+    ]
+
+
 def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> list[int]:
     """For each decision, the move the trees take (0: the heuristic's choice)."""
     return [
@@ -314,10 +311,7 @@ def report(
     for name, model in models:
         for margin in (0.0, 0.25, 0.5, 1.0, 1.5):
             chosen = picks(model, held, margin)
-            gain = statistics.fmean(
-                row["gains"][pick - 1] if pick else 0.0
-                for row, pick in zip(held, chosen, strict=True)
-            )
+            gain = statistics.fmean(picked_gains(held, chosen))
             changed = sum(1 for pick in chosen if pick) / len(held)
             print(f"  {name}, margin {margin:4.2f}: change {changed:5.1%}  gain {gain:+.3f} "
                   "points a decision")

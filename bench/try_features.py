@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.train_bombs import held_out
-from bench.train_moves import Reader, fit, picks, read_labels
+from bench.train_moves import TREES, Reader, fit, picked_gains, picks, read_labels
 from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo
 from bot.game.players.paowang_moves import POINTS, Position, inputs_of
@@ -90,20 +90,17 @@ def with_extras(position: Position, moves: Sequence[Combo | None]) -> list[tuple
 
 
 def held_out_gains(
-    paths: Sequence[Path], read: Reader, trees: int | None = None
+    paths: Sequence[Path], read: Reader, trees: int = TREES
 ) -> tuple[int, dict[float, tuple[list[float], float]]]:
     """(decisions fitted, for each margin: the label of the pick on each held-out decision, and
     the share of them where the pick is not the heuristic's choice)."""
     train, held = held_out(read_labels(paths, read))
-    model = fit(train) if trees is None else fit(train, trees=trees)
+    model = fit(train, trees=trees)
     found: dict[float, tuple[list[float], float]] = {}
     for margin in MARGINS:
         chosen = picks(model, held, margin)
-        gains = [
-            row["gains"][pick - 1] if pick else 0.0
-            for row, pick in zip(held, chosen, strict=True)
-        ]
-        found[margin] = gains, sum(1 for pick in chosen if pick) / len(chosen)
+        changed = sum(1 for pick in chosen if pick) / len(chosen)
+        found[margin] = picked_gains(held, chosen), changed
     return len(train), found
 
 
@@ -112,7 +109,7 @@ def _interval(values: Sequence[float]) -> str:
     return f"{statistics.fmean(values):+.4f} ±{half:.4f}"
 
 
-def compare(paths: Sequence[Path], trees: int | None = None) -> list[dict[str, Any]]:
+def compare(paths: Sequence[Path], trees: int = TREES) -> list[dict[str, Any]]:
     """For each margin: the held-out gain of today's features, of the extras, the paired
     difference, and how often each changes the heuristic's choice."""
     fitted, today = held_out_gains(paths, inputs_of, trees)
