@@ -10,12 +10,12 @@ from bot.cli.simulate import next_actor, play_out, run_simulation
 from bot.game import paowang
 from bot.game.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from bot.game.common import Combo, SeatView
-from bot.game.players import AiPlayer, decide, legal_options, make_player
+from bot.game.players import AiPlayer, decide, legal_options, make_player, paowang_plan
 from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
-from bot.game.players.paowang_plan import plan_for
+from bot.game.players.paowang_plan import FOUR, _plan, plan_for
 
 
 def ranks(combo: Combo | None) -> list[int]:
@@ -302,6 +302,30 @@ def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
     assert sorted((part.kind, part.chain) for part in plan.parts) == [
         ("ladder", 9), ("straight", 3)
     ]
+
+
+def test_a_remembered_plan_is_the_plan_of_the_hand_asked_about() -> None:
+    # plans are remembered by hand: the caller's list may change after the ask, and a
+    # remembered plan must still be that of the hand as it was asked, and of its 亮王 state
+    counts = counts_of(parse_cards("4 4 4 A 6 7 8"))
+    first = plan_for(counts)
+    counts[FOUR] = 0
+    assert plan_for(counts) != first
+    assert plan_for(counts) == plan_for(list(counts)) == _plan(counts, False)
+    counts[FOUR] = 3
+    assert plan_for(counts) is first
+    jokers = counts_of(parse_cards("大王 大王 5 5"))
+    assert plan_for(jokers, revealed=True) == _plan(jokers, True) != plan_for(jokers)
+
+
+def test_remembered_plans_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(paowang_plan, "_PLANS_LIMIT", 3)
+    paowang_plan._PLANS.clear()
+    for rank in range(FOUR, FOUR + 8):
+        counts = [0] * 18
+        counts[rank] = 2
+        assert plan_for(counts) == _plan(counts, False)
+        assert len(paowang_plan._PLANS) <= 4
 
 
 RULE = Tuning(learned_reveal=False)

@@ -87,8 +87,25 @@ def _joker_tier(big: int, small: int, revealed: bool) -> int:
     return table[big, small][int(revealed)]
 
 
+#: plans already found, by hand: the AI asks again and again for the same hands (every
+#: answer it weighs is the hand less that answer, at every trick), so most asks are repeats
+_PLANS: dict[tuple[tuple[int, ...], bool], Plan] = {}
+#: bounded memory over long simulations (about 800 bytes a plan: 40 MB at most)
+_PLANS_LIMIT = 50_000
+
+
 def plan_for(counts: Sequence[int], revealed: bool = False) -> Plan:
     """The best split of a 刨王 hand given as rank counts."""
+    key = (tuple(counts), revealed)
+    known = _PLANS.get(key)
+    if known is None:
+        if len(_PLANS) > _PLANS_LIMIT:
+            _PLANS.clear()
+        known = _PLANS[key] = _plan(counts, revealed)
+    return known
+
+
+def _plan(counts: Sequence[int], revealed: bool) -> Plan:
     fours, aces = counts[FOUR], counts[ACE]
     options = [0]
     if aces and fours >= 2:
