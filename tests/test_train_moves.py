@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bench.search import SearchPlayer, z_score
+from bench.train_bombs import held_out
 from bench.train_moves import expand, fit, picks, read_labels, record_of_deal, write
 from bot.game import paowang
 from bot.game.common import IllegalPlay
@@ -325,3 +326,30 @@ def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     rows = compare([path, path], trees=5)
     assert [row["margin"] for row in rows] == list(MARGINS)
     assert all(row["fitted"] == row["held"] == len(today) for row in rows)
+
+
+def test_folds_judge_every_deal_once_and_jobs_change_nothing(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
+    """With --folds K each deal is held out once (its fold is its group modulo K), fitted
+    in the other folds; the fits of two jobs give what one job gives."""
+    import gzip
+
+    from bench.try_features import compare, folds_of
+
+    paths = []
+    for number in range(3):
+        path = tmp_path / f"labels{number}.jsonl.gz"
+        path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
+        paths.append(path)
+    rows = read_labels(paths)
+    splits = folds_of(rows, 3)
+    assert len(splits) == 3
+    for fold, (train, held) in enumerate(splits):
+        assert held and {row["group"] % 3 for row in held} == {fold}
+        assert len(train) + len(held) == len(rows)
+    assert sorted(id(row) for _, held in splits for row in held) == sorted(map(id, rows))
+    assert folds_of(rows, 1) == [held_out(rows)]
+    alone = compare(paths, trees=5, folds=3)
+    assert all(row["held"] == len(rows) for row in alone)
+    assert compare(paths, trees=5, folds=3, jobs=2) == alone
