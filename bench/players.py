@@ -80,8 +80,8 @@ def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
         while not game.over:
             seat = next_actor(game)
             assert seat is not None
-            shuangkou_plan._DECOMPOSER._cache.clear()
-            paowang_plan._DECOMPOSER._cache.clear()
+            shuangkou_plan._DECOMPOSER.clear()
+            paowang_plan.forget()
             view = game.view(seat)
             start = time.perf_counter()
             if view.reveal_pending:

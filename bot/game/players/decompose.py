@@ -87,6 +87,10 @@ class Decomposer:
         self._chain_value = chain_value
         self._cache: dict[tuple[int, ...], Plan] = {}
 
+    def clear(self) -> None:
+        """Forget every plan found (as after a start)."""
+        self._cache.clear()
+
     def best(self, counts: tuple[int, ...]) -> Plan:
         """The best plan for ``counts`` (indexed from rank ``low`` to ``high``)."""
         if len(self._cache) > _CACHE_LIMIT:  # bounded memory over long simulations

@@ -11,7 +11,7 @@ from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo
 from bot.game.players.decompose import Decomposer, Part, Plan
 
-__all__ = ["ACE", "DECK", "FOUR", "TURN", "TWO", "part_matches", "plan_for"]
+__all__ = ["ACE", "DECK", "FOUR", "TURN", "TWO", "forget", "part_matches", "plan_for"]
 
 FOUR, ACE, TWO = 4, 14, 15
 #: cards per rank in the deck (two decks without the 3s)
@@ -103,6 +103,12 @@ def plan_for(counts: Sequence[int], revealed: bool = False) -> Plan:
             _PLANS.clear()
         known = _PLANS[key] = _plan(counts, revealed)
     return known
+
+
+def forget() -> None:
+    """Every plan remembered (for a benchmark of cold decisions, as after a start)."""
+    _PLANS.clear()
+    _DECOMPOSER.clear()
 
 
 def _plan(counts: Sequence[int], revealed: bool) -> Plan:
