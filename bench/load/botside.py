@@ -112,6 +112,11 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
             name: len(module._DECOMPOSER._cache)
             for name, module in (("shuangkou", shuangkou_ai), ("paowang", paowang_plan))
         }
+        plans["paowang whole hands"] = len(paowang_plan._PLANS)
+        limits = {
+            "shuangkou": decompose._CACHE_LIMIT, "paowang": decompose._CACHE_LIMIT,
+            "paowang whole hands": paowang_plan._PLANS_LIMIT,
+        }
     return {
         "updates": [asdict(s) for s in updates.samples],
         "jobs": [asdict(s) for s in jobs.samples],
@@ -120,6 +125,7 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
         "cached_players_after": cached_players,
         "plan_cache_entries": plans,
         "plan_cache_limit": decompose._CACHE_LIMIT,
+        "plan_cache_limits": limits,
         "cpu_seconds": cpu,
         "sql_statements": statements[0],
         "gc_pauses": gc_pauses.pauses,

@@ -146,7 +146,11 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
         left = sum(after.values())
         left_cache = sum(v for k, v in after.items() if k.startswith(PLAYERS))
         per_plan = left_cache / max(1, sum(bot["plan_cache_entries"].values()))
-        limit = bot["plan_cache_limit"]
+        # runs before 刨王's whole-hand plans were remembered name one limit for two caches
+        limits = bot.get("plan_cache_limits") or {
+            name: bot["plan_cache_limit"] for name in bot["plan_cache_entries"]
+        }
+        bound = sum(limits.values())
         top = ", ".join(
             f"{name} {_kib(size)}"
             for name, size in list(after.items())[:6]
@@ -164,8 +168,10 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
             f"{_kib(left_cache)} of it the plan caches, {_kib(left - left_cache)} elsewhere "
             f"(biggest: {top}). The plan caches then held "
             + ", ".join(f"{v:,} plans ({k})" for k, v in bot["plan_cache_entries"].items())
-            + f", {per_plan:.0f} bytes a plan: at their bound of {limit:,} plans each they "
-            f"would hold about {per_plan * limit * 2 / 2**20:.0f} MiB, then start again empty"
+            + f", {per_plan:.0f} bytes a plan: at their bounds ("
+            + ", ".join(f"{v:,} ({k})" for k, v in limits.items())
+            + f") they would hold about {per_plan * bound / 2**20:.0f} MiB, each then "
+            "starting again empty"
         )
     return [*lines, ""]
 
