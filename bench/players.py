@@ -80,7 +80,7 @@ def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
         while not game.over:
             seat = next_actor(game)
             assert seat is not None
-            shuangkou_plan._DECOMPOSER.clear()
+            shuangkou_plan.forget()
             paowang_plan.forget()
             view = game.view(seat)
             start = time.perf_counter()

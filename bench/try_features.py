@@ -7,12 +7,13 @@ the candidates below (appended after them, so that the committed trees, which ne
 today's, would score exactly as before), fits the same trees to each on the same four fifths of
 the deals, and prints what taking each model's pick gains on the held-out fifth, by the labels,
 at a few margins, with the paired difference of the two and its 95% interval (both models are
-judged on the same decisions). ``--folds K`` judges every deal once instead: the deals are split
-into K folds, each held out in turn from fits to the others (K fits of each model, ``--jobs``
-at once), which tightens the interval by about the square root of K/5 over one fifth held out
-(``--folds 5``'s first fold is that fifth). A candidate worth a round is one whose difference
-is clearly above zero; paired matches then decide, as for every round
-(``bench/results/tuning.md``).
+judged on the same decisions). ``--folds K`` (2 or more) judges every deal once instead: the
+deals are split into K folds, each held out in turn from fits to the others (K fits of each
+model, ``--jobs`` at once), so five times the decisions are judged and the interval narrows by
+about the square root of 5 whatever K (a little less in truth: the interval treats the folds'
+fits as one; ``--folds 5``'s first fold is the fifth held out with one fold). A candidate worth
+a round is one whose difference is clearly above zero; paired matches then decide, as for
+every round (``bench/results/tuning.md``).
 """
 
 from __future__ import annotations
@@ -96,39 +97,38 @@ def with_extras(position: Position, moves: Sequence[Combo | None]) -> list[tuple
 
 #: the labelled decisions, read once before the folds' fits fork (so no fit pickles them)
 _ROWS: list[dict[str, Any]] = []
+#: a fold's fit: (decisions fitted, for each margin the label of the pick on each held-out
+#: decision and how many picks are not the heuristic's choice)
+FoldGains = tuple[int, dict[float, tuple[list[float], int]]]
 
 
-def folds_of(
-    rows: Sequence[dict[str, Any]], folds: int
-) -> list[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
-    """(to fit, held out) for each fold: one fold is the fifth ``held_out`` holds out; with
-    ``folds`` of 2 or more, every deal is held out once, in fold ``group % folds``."""
-    if folds <= 1:
-        return [held_out(rows)]
-    return [
-        (
-            [row for row in rows if row["group"] % folds != fold],
-            [row for row in rows if row["group"] % folds == fold],
-        )
-        for fold in range(folds)
-    ]
+def split(
+    rows: Sequence[dict[str, Any]], folds: int, fold: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(to fit, held out) of fold ``fold``: with one fold, the fifth ``held_out`` holds out;
+    with ``folds`` of 2 or more, the deals whose group is ``fold`` modulo ``folds``, so that
+    every deal is held out in one fold."""
+    if folds == 1:
+        return held_out(rows)
+    return (
+        [row for row in rows if row["group"] % folds != fold],
+        [row for row in rows if row["group"] % folds == fold],
+    )
 
 
-def _today(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows read with today's features only: the candidates come after them."""
+def _todays_inputs_only(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows as read with today's features alone: the candidates come after them."""
     width = len(MOVE_FEATURES)
     return [{**row, "inputs": [inputs[:width] for inputs in row["inputs"]]} for row in rows]
 
 
-def _fold_gains(
-    task: tuple[int, int, bool, int],
-) -> tuple[int, dict[float, tuple[list[float], int]]]:
-    """One fold's fit of one model: (decisions fitted, for each margin the label of the pick
-    on each held-out decision and how many picks are not the heuristic's choice)."""
+def fold_gains(task: tuple[int, int, bool, int]) -> FoldGains:
+    """Fold ``fold`` of ``folds`` fitted with ``trees`` trees, to today's features and the
+    candidates or (``extras`` off) to today's alone, and judged on its held-out deals."""
     fold, folds, extras, trees = task
-    train, held = folds_of(_ROWS, folds)[fold]
+    train, held = split(_ROWS, folds, fold)
     if not extras:
-        train, held = _today(train), _today(held)
+        train, held = _todays_inputs_only(train), _todays_inputs_only(held)
     model = fit(train, trees=trees)
     found: dict[float, tuple[list[float], int]] = {}
     for margin in MARGINS:
@@ -138,26 +138,33 @@ def _fold_gains(
 
 
 def held_out_gains(
-    rows: Sequence[dict[str, Any]], extras: bool, trees: int = TREES, folds: int = 1,
-    jobs: int = 1,
-) -> tuple[int, dict[float, tuple[list[float], float]]]:
-    """(decisions fitted in the first fold, for each margin: the label of the pick on each
-    held-out decision of every fold, in fold order, and the share of them where the pick is
-    not the heuristic's choice). ``rows`` are read with the candidates; ``extras`` off fits
-    today's features alone."""
+    rows: Sequence[dict[str, Any]], *, trees: int = TREES, folds: int = 1, jobs: int = 1,
+) -> dict[bool, tuple[int, dict[float, tuple[list[float], float]]]]:
+    """For today's features alone (False) and with the candidates (True): (decisions fitted
+    in the first fold, for each margin the label of the pick on each held-out decision, fold
+    after fold, and the share of them where the pick is not the heuristic's choice). ``rows``
+    are read with the candidates. The 2 × ``folds`` fits run ``jobs`` at a time."""
+    if folds < 1:
+        raise ValueError(f"folds must be 1 or more, not {folds}")
+    tasks = [(fold, folds, extras, trees) for extras in (False, True) for fold in range(folds)]
     _ROWS[:] = rows
-    tasks = [(fold, folds, extras, trees) for fold in range(len(folds_of(rows, folds)))]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(_fold_gains, tasks)
-    else:
-        results = [_fold_gains(task) for task in tasks]
-    found: dict[float, tuple[list[float], float]] = {}
-    for margin in MARGINS:
-        gains = [gain for _, fold in results for gain in fold[margin][0]]
-        changed = sum(fold[margin][1] for _, fold in results)
-        found[margin] = gains, changed / len(gains)
-    return results[0][0], found
+    try:
+        if jobs > 1:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+                results = pool.map(fold_gains, tasks)
+        else:
+            results = [fold_gains(task) for task in tasks]
+    finally:
+        _ROWS.clear()
+    both = {}
+    for extras, fits in ((False, results[:folds]), (True, results[folds:])):
+        found: dict[float, tuple[list[float], float]] = {}
+        for margin in MARGINS:
+            gains = [gain for _, fold in fits for gain in fold[margin][0]]
+            changed = sum(fold[margin][1] for _, fold in fits)
+            found[margin] = gains, changed / len(gains)
+        both[extras] = fits[0][0], found
+    return both
 
 
 def _interval(values: Sequence[float]) -> str:
@@ -170,9 +177,8 @@ def compare(
 ) -> list[dict[str, Any]]:
     """For each margin: the held-out gain of today's features, of the extras, the paired
     difference, and how often each changes the heuristic's choice."""
-    rows = read_labels(paths, with_extras)
-    fitted, today = held_out_gains(rows, False, trees, folds, jobs)
-    _, extra = held_out_gains(rows, True, trees, folds, jobs)
+    both = held_out_gains(read_labels(paths, with_extras), trees=trees, folds=folds, jobs=jobs)
+    (fitted, today), (_, extra) = both[False], both[True]
     result = []
     for margin in MARGINS:
         (base, base_changed), (more, more_changed) = today[margin], extra[margin]
@@ -189,7 +195,9 @@ def compare(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.try_features", description=__doc__)
     parser.add_argument("files", type=Path, nargs="+")
-    parser.add_argument("--folds", type=int, default=1, help="1: a fifth of the deals held out")
+    parser.add_argument(
+        "--folds", type=int, default=1, help="1: a fifth of the deals held out; K: every deal"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     rows = compare(args.files, folds=args.folds, jobs=args.jobs)

@@ -328,28 +328,45 @@ def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     assert all(row["fitted"] == row["held"] == len(today) for row in rows)
 
 
-def test_folds_judge_every_deal_once_and_jobs_change_nothing(
-    record: dict[str, Any], tmp_path: Path
+def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
+    tmp_path: Path,
 ) -> None:
-    """With --folds K each deal is held out once (its fold is its group modulo K), fitted
-    in the other folds; the fits of two jobs give what one job gives."""
-    import gzip
+    """With --folds K each deal is held out once (its fold is its group modulo K) and fitted
+    in the others; the held-out labels are pooled fold after fold, and two jobs give what one
+    gives. Rows of the first rounds' format (inputs stored) with a different count of
+    decisions per deal, so that folds differ."""
+    from bench import try_features
+    from bench.try_features import EXTRA_FEATURES, fold_gains, held_out_gains, split
 
-    from bench.try_features import compare, folds_of
-
-    paths = []
-    for number in range(3):
-        path = tmp_path / f"labels{number}.jsonl.gz"
-        path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
-        paths.append(path)
-    rows = read_labels(paths)
-    splits = folds_of(rows, 3)
-    assert len(splits) == 3
-    for fold, (train, held) in enumerate(splits):
-        assert held and {row["group"] % 3 for row in held} == {fold}
+    rng = random.Random(5)
+    width = len(MOVE_FEATURES) + len(EXTRA_FEATURES)
+    lines = [
+        {
+            "deal": deal, "allowed": [True] * 4,
+            "inputs": [[rng.random() for _ in range(width)] for _ in range(4)],
+            "gains": [rng.gauss(0, 1) for _ in range(4)],
+        }
+        for deal in range(6) for _ in range(4 * (deal + 1))
+    ]
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    rows = read_labels([path])
+    for fold in range(3):
+        train, held = split(rows, 3, fold)
+        assert {row["deal"] for row in held} == {fold, fold + 3}
         assert len(train) + len(held) == len(rows)
-    assert sorted(id(row) for _, held in splits for row in held) == sorted(map(id, rows))
-    assert folds_of(rows, 1) == [held_out(rows)]
-    alone = compare(paths, trees=5, folds=3)
-    assert all(row["held"] == len(rows) for row in alone)
-    assert compare(paths, trees=5, folds=3, jobs=2) == alone
+    assert split(rows, 5, 0) == held_out(rows)  # --folds 5's first fold is the fifth
+    both = held_out_gains(rows, trees=5, folds=3)
+    try_features._ROWS[:] = rows
+    try:
+        for extras in (False, True):
+            folds = [fold_gains((fold, 3, extras, 5)) for fold in range(3)]
+            for margin, (gains, _) in both[extras][1].items():
+                assert gains == [gain for _, fold in folds for gain in fold[margin][0]]
+            assert both[extras][0] == folds[0][0] == len(split(rows, 3, 0)[0])
+    finally:
+        try_features._ROWS.clear()
+    assert len(both[True][1][0.0][0]) == len(rows)
+    assert held_out_gains(rows, trees=5, folds=3, jobs=2) == both
+    with pytest.raises(ValueError):
+        held_out_gains(rows, folds=0)

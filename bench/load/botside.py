@@ -9,6 +9,7 @@ import os
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Sized
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -106,17 +107,15 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
             for t in service.tables.values()
         ]
         cached_players = len(getattr(service, "_players", {}))
-        from bot.game.players import decompose, paowang_plan, shuangkou_ai
+        from bot.game.players import decompose, paowang_plan, shuangkou_plan
 
-        plans = {
-            name: len(module._DECOMPOSER._cache)
-            for name, module in (("shuangkou", shuangkou_ai), ("paowang", paowang_plan))
-        }
-        plans["paowang whole hands"] = len(paowang_plan._PLANS)
-        limits = {
-            "shuangkou": decompose._CACHE_LIMIT, "paowang": decompose._CACHE_LIMIT,
-            "paowang whole hands": paowang_plan._PLANS_LIMIT,
-        }
+        caches: tuple[tuple[str, Sized, int], ...] = (
+            ("shuangkou", shuangkou_plan._DECOMPOSER, decompose._CACHE_LIMIT),
+            ("paowang", paowang_plan._DECOMPOSER, decompose._CACHE_LIMIT),
+            ("paowang whole hands", paowang_plan._PLANS, paowang_plan._PLANS_LIMIT),
+        )
+        plans = {name: len(cache) for name, cache, _ in caches}
+        limits = {name: limit for name, _, limit in caches}
     return {
         "updates": [asdict(s) for s in updates.samples],
         "jobs": [asdict(s) for s in jobs.samples],
@@ -124,7 +123,6 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
         "open_tables_after": open_tables,
         "cached_players_after": cached_players,
         "plan_cache_entries": plans,
-        "plan_cache_limit": decompose._CACHE_LIMIT,
         "plan_cache_limits": limits,
         "cpu_seconds": cpu,
         "sql_statements": statements[0],

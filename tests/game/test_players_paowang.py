@@ -307,6 +307,7 @@ def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
 def test_a_remembered_plan_is_the_plan_of_the_hand_asked_about() -> None:
     # plans are remembered by hand: the caller's list may change after the ask, and a
     # remembered plan must still be that of the hand as it was asked, and of its 亮王 state
+    paowang_plan.forget()  # so that no bound is reached between the asks below
     counts = counts_of(parse_cards("4 4 4 A 6 7 8"))
     first = plan_for(counts)
     counts[FOUR] = 0
@@ -320,12 +321,15 @@ def test_a_remembered_plan_is_the_plan_of_the_hand_asked_about() -> None:
 
 def test_remembered_plans_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(paowang_plan, "_PLANS_LIMIT", 3)
-    paowang_plan._PLANS.clear()
+    paowang_plan.forget()
     for rank in range(FOUR, FOUR + 8):
         counts = [0] * 18
         counts[rank] = 2
         assert plan_for(counts) == _plan(counts, False)
-        assert len(paowang_plan._PLANS) <= 4
+        assert len(paowang_plan._PLANS) <= 4  # the bound, and the plan just asked for
+    assert len(paowang_plan._DECOMPOSER) > 0
+    paowang_plan.forget()
+    assert not paowang_plan._PLANS and len(paowang_plan._DECOMPOSER) == 0
 
 
 RULE = Tuning(learned_reveal=False)

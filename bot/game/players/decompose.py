@@ -88,8 +88,12 @@ class Decomposer:
         self._cache: dict[tuple[int, ...], Plan] = {}
 
     def clear(self) -> None:
-        """Forget every plan found (as after a start)."""
+        """Forget every plan found, as after a start."""
         self._cache.clear()
+
+    def __len__(self) -> int:
+        """How many plans are remembered."""
+        return len(self._cache)
 
     def best(self, counts: tuple[int, ...]) -> Plan:
         """The best plan for ``counts`` (indexed from rank ``low`` to ``high``)."""

@@ -54,6 +54,11 @@ _DECOMPOSER = Decomposer(
 )
 
 
+def forget() -> None:
+    """Forget every remembered plan, as after a start (for a benchmark of cold decisions)."""
+    _DECOMPOSER.clear()
+
+
 def plan_for(counts: Sequence[int]) -> Plan:
     """The best split of a hand given as rank counts (indexed by rank)."""
     runs = _DECOMPOSER.best(tuple(counts[3 : ACE + 1]))
