@@ -9,7 +9,6 @@ import os
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Sized
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -109,13 +108,16 @@ async def _serve(config: dict[str, Any]) -> dict[str, Any]:
         cached_players = len(getattr(service, "_players", {}))
         from bot.game.players import decompose, paowang_plan, shuangkou_plan
 
-        caches: tuple[tuple[str, Sized, int], ...] = (
-            ("shuangkou", shuangkou_plan._DECOMPOSER, decompose._CACHE_LIMIT),
-            ("paowang", paowang_plan._DECOMPOSER, decompose._CACHE_LIMIT),
-            ("paowang whole hands", paowang_plan._PLANS, paowang_plan._PLANS_LIMIT),
-        )
-        plans = {name: len(cache) for name, cache, _ in caches}
-        limits = {name: limit for name, _, limit in caches}
+        whole = paowang_plan.remembered_plan.cache_info()
+        plans = {
+            "shuangkou": len(shuangkou_plan._DECOMPOSER),
+            "paowang": len(paowang_plan._DECOMPOSER),
+            "paowang whole hands": whole.currsize,
+        }
+        limits = {
+            "shuangkou": decompose._CACHE_LIMIT, "paowang": decompose._CACHE_LIMIT,
+            "paowang whole hands": whole.maxsize,
+        }
     return {
         "updates": [asdict(s) for s in updates.samples],
         "jobs": [asdict(s) for s in jobs.samples],

@@ -146,10 +146,7 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
         left = sum(after.values())
         left_cache = sum(v for k, v in after.items() if k.startswith(PLAYERS))
         per_plan = left_cache / max(1, sum(bot["plan_cache_entries"].values()))
-        # runs before 刨王's whole-hand plans were remembered name one limit for two caches
-        limits = bot.get("plan_cache_limits") or {
-            name: bot["plan_cache_limit"] for name in bot["plan_cache_entries"]
-        }
+        limits = bot["plan_cache_limits"]
         bound = sum(limits.values())
         top = ", ".join(
             f"{name} {_kib(size)}"
@@ -170,8 +167,8 @@ def _memory_lines(runs: list[LoadRun]) -> list[str]:
             + ", ".join(f"{v:,} plans ({k})" for k, v in bot["plan_cache_entries"].items())
             + f", {per_plan:.0f} bytes a plan: at their bounds ("
             + ", ".join(f"{v:,} ({k})" for k, v in limits.items())
-            + f") they would hold about {per_plan * bound / 2**20:.0f} MiB, each then "
-            "starting again empty"
+            + f") they would hold about {per_plan * bound / 2**20:.0f} MiB and no more (the "
+            "searches' caches then start again empty, the whole hands' forget the oldest)"
         )
     return [*lines, ""]
 

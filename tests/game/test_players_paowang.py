@@ -15,7 +15,7 @@ from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.paowang_bomb_model import BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
-from bot.game.players.paowang_plan import FOUR, _plan, plan_for
+from bot.game.players.paowang_plan import FOUR, plan_for, remembered_plan
 
 
 def ranks(combo: Combo | None) -> list[int]:
@@ -307,29 +307,25 @@ def test_the_plan_reads_4s_with_an_a_as_a_yao() -> None:
 def test_a_remembered_plan_is_the_plan_of_the_hand_asked_about() -> None:
     # plans are remembered by hand: the caller's list may change after the ask, and a
     # remembered plan must still be that of the hand as it was asked, and of its 亮王 state
-    paowang_plan.forget()  # so that no bound is reached between the asks below
+    paowang_plan.forget()  # so that nothing asked below is forgotten before it is asked again
     counts = counts_of(parse_cards("4 4 4 A 6 7 8"))
     first = plan_for(counts)
     counts[FOUR] = 0
     assert plan_for(counts) != first
-    assert plan_for(counts) == plan_for(list(counts)) == _plan(counts, False)
+    worked_out = remembered_plan.__wrapped__  # the plan found afresh, not remembered
+    assert plan_for(counts) == plan_for(list(counts)) == worked_out(tuple(counts), False)
     counts[FOUR] = 3
     assert plan_for(counts) is first
     jokers = counts_of(parse_cards("大王 大王 5 5"))
-    assert plan_for(jokers, revealed=True) == _plan(jokers, True) != plan_for(jokers)
+    assert plan_for(jokers, revealed=True) == worked_out(tuple(jokers), True) != plan_for(jokers)
 
 
-def test_remembered_plans_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(paowang_plan, "_PLANS_LIMIT", 3)
+def test_forgetting_empties_every_remembered_plan() -> None:
+    plan_for(counts_of(parse_cards("5 5 6 7 8 大王")), revealed=True)
+    assert remembered_plan.cache_info().currsize > 0 and len(paowang_plan._DECOMPOSER) > 0
     paowang_plan.forget()
-    for rank in range(FOUR, FOUR + 8):
-        counts = [0] * 18
-        counts[rank] = 2
-        assert plan_for(counts) == _plan(counts, False)
-        assert len(paowang_plan._PLANS) <= 4  # the bound, and the plan just asked for
-    assert len(paowang_plan._DECOMPOSER) > 0
-    paowang_plan.forget()
-    assert not paowang_plan._PLANS and len(paowang_plan._DECOMPOSER) == 0
+    assert remembered_plan.cache_info().currsize == 0 and len(paowang_plan._DECOMPOSER) == 0
+    assert remembered_plan.cache_info().maxsize == paowang_plan.PLANS_REMEMBERED
 
 
 RULE = Tuning(learned_reveal=False)
