@@ -180,6 +180,7 @@ def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
     table: Sequence[str] = (), on_top: float | None = None, one_table: bool = False,
+    blend: float | None = None,
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
@@ -187,10 +188,12 @@ def made_with(
     at a table of the model played by the one in the repository, so ``table``, the commands
     that made it, come first then. With ``one_table`` every such file was collected at that
     one table (more labels for the same round), so ``table`` comes once and no fit between.
-    With ``on_top`` (the step) the model is the repository's with trees boosted on it:
-    ``table`` first, the collections, the fit on top."""
-    refits = refits and on_top is None
-    commands: list[str] = [*table] if on_top is not None else []
+    With ``on_top`` (the step) the model is the repository's with trees boosted on it, and
+    with ``blend`` (the weight) the repository's averaged with a fit of the files: either way
+    ``table`` first, the collections, the fit."""
+    keeps_committed = on_top is not None or blend is not None
+    refits = refits and not keeps_committed
+    commands: list[str] = [*table] if keeps_committed else []
     earlier: list[str] = []
     at_table = False
     for number, path in enumerate(paths):
@@ -206,6 +209,8 @@ def made_with(
     flags = " --one-table" if one_table else ""
     if on_top is not None:
         flags += " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
+    if blend is not None:
+        flags += f" --blend {blend:g}"
     commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
     return commands
 
@@ -249,11 +254,27 @@ def boost_on_top(
     leaves unexplained of the labels, their leaves scaled by ``step``."""
     left = [label - start.expected_gain(x) for x, label in zip(inputs, labels, strict=True)]
     more = fit_trees(inputs, left, **settings)
-    added = tuple(
-        (features, thresholds, lefts, rights, tuple(round(leaf * step, 6) for leaf in leaves))
-        for features, thresholds, lefts, rights, leaves in more.trees
+    return TreeModel(round(start.base + step * more.base, 6), start.trees + scaled(more, step))
+
+
+def scaled(model: TreeModel, by: float) -> tuple[Tree, ...]:
+    """``model``'s trees with every leaf multiplied by ``by`` (rounded as a model file is)."""
+    return tuple(
+        (features, thresholds, lefts, rights, tuple(round(leaf * by, 6) for leaf in leaves))
+        for features, thresholds, lefts, rights, leaves in model.trees
     )
-    return TreeModel(round(start.base + step * more.base, 6), start.trees + added)
+
+
+def blended(kept: TreeModel, fitted: TreeModel, weight: float) -> TreeModel:
+    """``kept`` and ``fitted`` averaged, ``weight`` of the way to ``fitted``: both models' trees,
+    their leaves scaled, so that what it says is that average wherever it is asked. A round's
+    fit answers the table it was labelled at; a part of the way to it, as fictitious play
+    averages an answer with what it answers, is another step than trees on top of ``kept``
+    (which cannot undo what ``kept``'s own trees say)."""
+    if not 0.0 < weight < 1.0:
+        raise ValueError(f"a blend lies between the two models, not at {weight}")
+    base = (1.0 - weight) * kept.base + weight * fitted.base
+    return TreeModel(round(base, 6), scaled(kept, 1.0 - weight) + scaled(fitted, weight))
 
 
 def committed_questions(path: Path = MODEL_FILE) -> int:

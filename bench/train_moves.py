@@ -27,8 +27,10 @@ labels (the search's own, noisy estimate), at a few margins. ``--write`` fits ag
 decision and writes the trees as plain tuples to ``bot/game/players/paowang_move_model.py``,
 which the bot reads without scikit-learn. ``fit --on-top`` keeps the bot's trees and boosts
 :data:`TREES_ON_TOP` more on them, fitted to what they leave unexplained (the files that made
-them need not be at hand), ``--step 0.5`` adding half of what those say. Both steps are
-deterministic for their arguments. Whether a round is kept is decided by paired matches
+them need not be at hand), ``--step 0.5`` adding half of what those say. ``fit --blend 0.5``
+averages the bot's model with trees fitted alone, half and half (both sets of trees, their
+leaves halved): a half step that, unlike trees on top, can undo what the bot's trees say. All
+are deterministic for their arguments. Whether a round is kept is decided by paired matches
 (``python -m bench.tune --moves``), and written down in ``bench/results/tuning.md``.
 """
 
@@ -45,6 +47,7 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bench.train_bombs import (
+    blended,
     boost_on_top,
     committed_commands,
     fit_trees,
@@ -298,11 +301,15 @@ def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> li
 
 def report(
     train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
-    start: TreeModel | None = None, step: float = 1.0,
+    start: TreeModel | None = None, step: float = 1.0, blend: float | None = None,
 ) -> None:
     """What taking each model's pick gains on the held-out decisions, by their labels: the
-    trees fitted (on top of ``start`` when given), and ``start`` itself."""
-    models = [("the trees", fit(train, start=start, step=step))]
+    trees fitted (on top of ``start`` when given), the committed model averaged with them
+    (``blend`` of the way to them, when given), and ``start`` itself."""
+    trees = fit(train, start=start, step=step)
+    models = [("the trees", trees)]
+    if blend is not None:
+        models.append((f"the blend {blend:g}", blended(COMMITTED, trees, blend)))
     if start is not None:
         models.append(("the start", start))
     print(f"{len(train)} decisions to fit, {len(held)} held out")
@@ -372,6 +379,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --on-top: scale what the new trees add (1: all of it)",
     )
     fitting.add_argument(
+        "--blend", type=float, default=None, metavar="WEIGHT",
+        help="the bot's model averaged with the trees fitted alone, WEIGHT of the way to "
+        "them (0.5: half and half)",
+    )
+    fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
         "bot/game/players/paowang_move_model.py)",
@@ -386,17 +398,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.step != 1.0 and not args.on_top:
         parser.error("--step scales trees added on top: give --on-top")
+    if args.blend is not None and (args.on_top or not 0.0 < args.blend < 1.0):
+        parser.error("--blend takes a weight between 0 and 1, and trees fitted alone")
     rows = read_labels(args.files)
     start = COMMITTED if args.on_top else None
-    report(*held_out(rows), start, args.step)
+    report(*held_out(rows), start, args.step, args.blend)
     if args.write:
         commands = made_with(
             "bench.train_moves", args.files, rows, collected_by,
             table=committed_commands(MODEL_FILE), on_top=args.step if args.on_top else None,
-            one_table=args.one_table,
+            one_table=args.one_table, blend=args.blend,
         )
-        decisions = len(rows) + (committed_decisions() if start is not None else 0)
+        keeps_committed = start is not None or args.blend is not None
+        decisions = len(rows) + (committed_decisions() if keeps_committed else 0)
         model = fit(rows, start=start, step=args.step)
+        if args.blend is not None:
+            model = blended(COMMITTED, model, args.blend)
         write(model, commands, decisions, args.model_out)
         print(f"model of {len(model.trees)} trees written to {args.model_out}")
     return 0

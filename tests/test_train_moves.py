@@ -276,6 +276,58 @@ def test_a_move_model_fitted_alone_at_the_committed_models_table_says_so(
     assert train_moves.committed_decisions(out) == 300
 
 
+def test_a_blend_says_the_average_of_its_two_models_wherever_asked() -> None:
+    """``blended(kept, fitted, w)``: both models' trees, and at any inputs (1 - w) of what
+    ``kept`` says plus w of what ``fitted`` says; a weight at either end is no blend."""
+    from bench.train_bombs import blended
+
+    rows = _rows(400)
+    kept = fit(rows, trees=40)
+    for row in rows:  # the fitted model has learned something the kept one has not
+        row["gains"][0] += 3.0 if row["inputs"][0][5] > 1 else 0.0
+    fitted = fit(rows, trees=40)
+    for weight in (0.25, 0.5):
+        blend = blended(kept, fitted, weight)
+        assert len(blend.trees) == len(kept.trees) + len(fitted.trees)
+        for row in rows[:50]:
+            for inputs in row["inputs"]:
+                said = kept.expected_gain(inputs), fitted.expected_gain(inputs)
+                expected = (1 - weight) * said[0] + weight * said[1]
+                assert blend.expected_gain(inputs) == pytest.approx(expected, abs=1e-3)
+    for weight in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="between"):
+            blended(kept, fitted, weight)
+
+
+def test_a_blended_move_model_says_how_it_was_made(tmp_path: Path) -> None:
+    """``fit --blend 0.5 --write``: the committed model's commands, the collection, the fit
+    with its weight; the committed trees kept at half their leaves, the decisions counted with
+    the committed model's. A blend is of trees fitted alone, and between the two models."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+    from bench.tune import load_model
+    from bot.game.players.paowang_moves import COMMITTED
+
+    labels = _labels_at_the_table(tmp_path)
+    out = tmp_path / "model.py"
+    before = committed_commands(train_moves.MODEL_FILE)
+    assert train_moves.main(
+        ["fit", str(labels), "--blend", "0.5", "--write", "--model-out", str(out)]
+    ) == 0
+    assert committed_commands(out) == [
+        *before, COLLECTED, "python -m bench.train_moves fit s99.jsonl --blend 0.5 --write",
+    ]
+    assert train_moves.committed_decisions(out) == train_moves.committed_decisions() + 300
+    made = load_model(out, "MOVE")
+    halved = [leaves for *_, leaves in made.trees[: len(COMMITTED.trees)]]
+    assert halved == [
+        tuple(round(leaf * 0.5, 6) for leaf in leaves) for *_, leaves in COMMITTED.trees
+    ]
+    for refused in (["--blend", "1"], ["--blend", "0.5", "--on-top"]):
+        with pytest.raises(SystemExit):
+            train_moves.main(["fit", str(labels), *refused])
+
+
 def test_two_label_files_of_one_table_fitted_together_say_so(tmp_path: Path) -> None:
     """``fit A B --one-table``: both files labelled at the committed model's table (more labels
     for one round), so its commands come once, before both collections, with no fit between."""
