@@ -180,39 +180,70 @@ def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
     table: Sequence[str] = (), on_top: float | None = None, one_table: bool = False,
-    blend: float | None = None,
+    blend: float | None = None, tables: Sequence[int] | None = None,
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
     ``refits`` is off: the table's model is not the one fitted here); a first file collected
     at a table of the model played by the one in the repository, so ``table``, the commands
-    that made it, come first then. With ``one_table`` every such file was collected at that
-    one table (more labels for the same round), so ``table`` comes once and no fit between.
-    With ``on_top`` (the step) the model is the repository's with trees boosted on it, and
-    with ``blend`` (the weight) the repository's averaged with a fit of the files: either way
-    ``table`` first, the collections, the fit."""
+    that made it, come first then. ``tables`` says how many of the files collected at a table
+    of the model were collected at each table, in order (``2, 1``: two at the repository's,
+    the third at the fit of those two); by default each at its own, the fit of the files
+    before it (the repository's for the first, when no file comes before it). ``one_table``
+    is every such file at the repository's (more labels for the same round): ``table`` once
+    and no fit between. With ``on_top`` (the step) the model is the
+    repository's with trees boosted on it, and with ``blend`` (the weight) the repository's
+    averaged with a fit of the files: either way ``table`` first, the collections, the fit."""
     keeps_committed = on_top is not None or blend is not None
     refits = refits and not keeps_committed
+    at_model = [
+        collected_by(path.name, [row for row in rows if row["file"] == number])
+        for number, path in enumerate(paths)
+    ]
+    played = sum("--policy model" in command for command in at_model)
+    if one_table:
+        tables = [played] if played else []
+    sizes = list(tables) if tables is not None else [1] * played
+    if refits and (sum(sizes) != played or not all(size > 0 for size in sizes)):
+        raise ValueError(
+            f"the tables' sizes {sizes} do not add up to the {played} files collected at a "
+            "table of the model"
+        )
     commands: list[str] = [*table] if keeps_committed else []
     earlier: list[str] = []
-    at_table = False
-    for number, path in enumerate(paths):
-        command = collected_by(path.name, [row for row in rows if row["file"] == number])
-        if refits and "--policy model" in command:  # it played by the model fitted before
-            if earlier and not one_table:
-                commands.append(f"python -m {script} fit {' '.join(earlier)} --write")
-            elif not at_table:
+    finished: list[int] = []  # the sizes of the tables whose files are all collected
+    left = 0  # files still to come at the current table
+    for path, command in zip(paths, at_model, strict=True):
+        if refits and "--policy model" in command and not left:
+            # a new table: the fit of the files collected before it (told their tables so
+            # far); the repository's model for the first, when none were or all share one
+            if finished or (earlier and not one_table):
+                flags = _tables_flag(finished)
+                commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
+            else:
                 commands += table
-                at_table = True
+            left = sizes[len(finished)]
         commands.append(command)
         earlier.append(path.name)
-    flags = " --one-table" if one_table else ""
+        if refits and "--policy model" in command:
+            left -= 1
+            if not left:
+                finished.append(sizes[len(finished)])
+    flags = " --one-table" if one_table else _tables_flag(sizes) if refits else ""
     if on_top is not None:
         flags += " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
     if blend is not None:
         flags += f" --blend {blend:g}"
     commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
     return commands
+
+
+def _tables_flag(sizes: Sequence[int]) -> str:
+    """How a fit is told the tables its files were collected at: nothing when each was at its
+    own, else ``--tables 2,1``."""
+    if all(size == 1 for size in sizes):
+        return ""
+    return " --tables " + ",".join(str(size) for size in sizes)
 
 
 def load(paths: Sequence[Path]) -> list[dict[str, Any]]:

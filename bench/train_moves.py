@@ -30,8 +30,11 @@ which the bot reads without scikit-learn. ``fit --on-top`` keeps the bot's trees
 them need not be at hand), ``--step 0.5`` adding half of what those say. ``fit --blend 0.5``
 averages the bot's model with trees fitted alone, half and half (both sets of trees, their
 leaves halved): a half step that, unlike trees on top, can undo what the bot's trees say. All
-are deterministic for their arguments. Whether a round is kept is decided by paired matches
-(``python -m bench.tune --moves``), and written down in ``bench/results/tuning.md``.
+are deterministic for their arguments. ``fit A B C --tables 2,1`` says that A and B were
+labelled at one table and C at the fit of those two (a round of fictitious play fits them
+together), so that the model's docstring chains the fit between. Whether a round is kept is
+decided by paired matches (``python -m bench.tune --moves``), and written down in
+``bench/results/tuning.md``.
 """
 
 from __future__ import annotations
@@ -343,6 +346,17 @@ def write(
     path.write_text(model_source(summary, commands, "MOVE", model))
 
 
+def _sizes(text: str) -> list[int]:
+    """``--tables 2,1``: positive whole numbers, comma separated."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of positive counts (2,1)")
+    return sizes
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.train_moves", description=__doc__)
     steps = parser.add_subparsers(dest="step", required=True)
@@ -375,6 +389,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "bot's model (more labels for one round), not each at the fit of the files before it",
     )
     fitting.add_argument(
+        "--tables", type=_sizes, default=None, metavar="N,N,...",
+        help="how many of the files labelled with --policy model were collected at each "
+        "table, in order (2,1: two at the bot's model, the third at the fit of those two); "
+        "by default each at the fit of the files before it",
+    )
+    fitting.add_argument(
         "--step", type=float, default=1.0,
         help="with --on-top: scale what the new trees add (1: all of it)",
     )
@@ -400,15 +420,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--step scales trees added on top: give --on-top")
     if args.blend is not None and (args.on_top or not 0.0 < args.blend < 1.0):
         parser.error("--blend takes a weight between 0 and 1, and trees fitted alone")
+    if args.tables is not None and (args.one_table or args.on_top or args.blend is not None):
+        parser.error("--tables says where trees fitted alone were labelled: not with "
+                     "--one-table, --on-top or --blend")
     rows = read_labels(args.files)
-    start = COMMITTED if args.on_top else None
-    report(*held_out(rows), start, args.step, args.blend)
-    if args.write:
+    try:  # before the fits, so that tables that do not add up stop it at once
         commands = made_with(
             "bench.train_moves", args.files, rows, collected_by,
             table=committed_commands(MODEL_FILE), on_top=args.step if args.on_top else None,
-            one_table=args.one_table, blend=args.blend,
+            one_table=args.one_table, blend=args.blend, tables=args.tables,
         )
+    except ValueError as error:
+        parser.error(str(error))
+    start = COMMITTED if args.on_top else None
+    report(*held_out(rows), start, args.step, args.blend)
+    if args.write:
         keeps_committed = start is not None or args.blend is not None
         decisions = len(rows) + (committed_decisions() if keeps_committed else 0)
         model = fit(rows, start=start, step=args.step)

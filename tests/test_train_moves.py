@@ -355,6 +355,34 @@ def test_two_label_files_of_one_table_fitted_together_say_so(tmp_path: Path) -> 
         assert train_moves.committed_decisions(out) == 600
 
 
+def test_a_round_at_the_fit_of_two_files_of_one_table_says_so(tmp_path: Path) -> None:
+    """``fit A B C --tables 2,1``: A and B labelled at the committed model's table, C at the
+    fit of those two (a round of fictitious play), so the fit of A and B comes between;
+    tables that do not add up to the files labelled at a table are refused before any fit."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+
+    files = [_labels_at_the_table(tmp_path, seed) for seed in (97, 98, 99)]
+    before = committed_commands(train_moves.MODEL_FILE)
+    out = tmp_path / "model.py"
+    assert train_moves.main([
+        "fit", *map(str, files), "--tables", "2,1", "--write", "--model-out", str(out),
+    ]) == 0
+    assert committed_commands(out) == [
+        *before, COLLECTED.replace("99", "97"), COLLECTED.replace("99", "98"),
+        "python -m bench.train_moves fit s97.jsonl s98.jsonl --tables 2 --write", COLLECTED,
+        "python -m bench.train_moves fit s97.jsonl s98.jsonl s99.jsonl --tables 2,1 --write",
+    ]
+    assert train_moves.committed_decisions(out) == 900
+    out.unlink()
+    for refused in (["--tables", "2,2"], ["--tables", "2,0"], ["--tables", "x"],
+                    ["--tables", "3", "--blend", "0.5"]):
+        with pytest.raises(SystemExit):
+            train_moves.main(["fit", *map(str, files), *refused, "--write",
+                              "--model-out", str(out)])
+        assert not out.exists()
+
+
 def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     record: dict[str, Any], tmp_path: Path
 ) -> None:
