@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import functools
 import gzip
+import itertools
 import json
 import re
 import sys
@@ -184,51 +185,45 @@ def made_with(
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
-    ``refits`` is off: the table's model is not the one fitted here); a first file collected
-    at a table of the model played by the one in the repository, so ``table``, the commands
-    that made it, come first then. ``tables`` says how many of the files collected at a table
-    of the model were collected at each table, in order (``2, 1``: two at the repository's,
-    the third at the fit of those two); by default each at its own, the fit of the files
-    before it (the repository's for the first, when no file comes before it). ``one_table``
-    is every such file at the repository's (more labels for the same round): ``table`` once
-    and no fit between. With ``on_top`` (the step) the model is the
-    repository's with trees boosted on it, and with ``blend`` (the weight) the repository's
-    averaged with a fit of the files: either way ``table`` first, the collections, the fit."""
+    ``refits`` is off: the table's model is not the one fitted here). ``tables`` says how many
+    of the files collected at a table of the model were collected at each table, in order
+    (``2, 1``: two at one table, the third at the fit of those two); by default each at its
+    own. A table is the fit of the files before it, or, when no file comes before it, the
+    repository's model, so ``table``, the commands that made that, come first then.
+    ``one_table`` is all such files at one table (more labels for the same round). With
+    ``on_top`` (the step) the model is the repository's with trees boosted on it, and with
+    ``blend`` (the weight) the repository's averaged with a fit of the files: either way
+    ``table`` first, the collections, the fit."""
     keeps_committed = on_top is not None or blend is not None
     refits = refits and not keeps_committed
-    at_model = [
+    collections = [
         collected_by(path.name, [row for row in rows if row["file"] == number])
         for number, path in enumerate(paths)
     ]
-    played = sum("--policy model" in command for command in at_model)
-    if one_table:
-        tables = [played] if played else []
+    played = sum("--policy model" in command for command in collections)
     sizes = list(tables) if tables is not None else [1] * played
-    if refits and (sum(sizes) != played or not all(size > 0 for size in sizes)):
+    if one_table and played:
+        sizes = [played]
+    if refits and (sum(sizes) != played or min(sizes, default=1) < 1):
         raise ValueError(
             f"the tables' sizes {sizes} do not add up to the {played} files collected at a "
             "table of the model"
         )
+    # which table each opening file opens, the files counted as they come to a table
+    opening = dict(zip(itertools.accumulate([0, *sizes[:-1]]), range(len(sizes)), strict=True))
     commands: list[str] = [*table] if keeps_committed else []
     earlier: list[str] = []
-    finished: list[int] = []  # the sizes of the tables whose files are all collected
-    left = 0  # files still to come at the current table
-    for path, command in zip(paths, at_model, strict=True):
-        if refits and "--policy model" in command and not left:
-            # a new table: the fit of the files collected before it (told their tables so
-            # far); the repository's model for the first, when none were or all share one
-            if finished or (earlier and not one_table):
-                flags = _tables_flag(finished)
+    seen = 0  # files collected at a table of the model so far
+    for path, command in zip(paths, collections, strict=True):
+        if refits and "--policy model" in command:
+            if seen in opening and earlier:
+                flags = _tables_flag(sizes[: opening[seen]])
                 commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
-            else:
+            elif seen in opening:
                 commands += table
-            left = sizes[len(finished)]
+            seen += 1
         commands.append(command)
         earlier.append(path.name)
-        if refits and "--policy model" in command:
-            left -= 1
-            if not left:
-                finished.append(sizes[len(finished)])
     flags = " --one-table" if one_table else _tables_flag(sizes) if refits else ""
     if on_top is not None:
         flags += " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")

@@ -383,6 +383,38 @@ def test_a_round_at_the_fit_of_two_files_of_one_table_says_so(tmp_path: Path) ->
         assert not out.exists()
 
 
+def test_a_first_table_after_files_of_the_heuristic_is_their_fit() -> None:
+    """Files labelled at a table of the model after files of the heuristic's table were
+    played by the fit of those (as round 1's table is the fit of its labels), so that fit,
+    not the repository's commands, opens their table: with ``--one-table`` or ``--tables``."""
+    from bench.train_bombs import made_with
+
+    paths = [Path("h.jsonl"), Path("a.jsonl"), Path("b.jsonl"), Path("c.jsonl")]
+    rows = [{"file": number} for number in range(4)]
+
+    def collected_by(name: str, _rows: Any) -> str:
+        return f"collect --policy {'heuristic' if name == 'h.jsonl' else 'model'} {name}"
+
+    fit = "python -m bench.train_moves fit"
+    for flags, last in ((dict(one_table=True), " --one-table"), (dict(tables=[3]), " --tables 3")):
+        assert made_with(
+            "bench.train_moves", paths, rows, collected_by, table=["REPOSITORY"], **flags
+        ) == [
+            "collect --policy heuristic h.jsonl", f"{fit} h.jsonl --write",
+            "collect --policy model a.jsonl", "collect --policy model b.jsonl",
+            "collect --policy model c.jsonl",
+            f"{fit} h.jsonl a.jsonl b.jsonl c.jsonl{last} --write",
+        ]
+    assert made_with(
+        "bench.train_moves", paths, rows, collected_by, table=["REPOSITORY"], tables=[1, 2]
+    ) == [
+        "collect --policy heuristic h.jsonl", f"{fit} h.jsonl --write",
+        "collect --policy model a.jsonl", f"{fit} h.jsonl a.jsonl --write",
+        "collect --policy model b.jsonl", "collect --policy model c.jsonl",
+        f"{fit} h.jsonl a.jsonl b.jsonl c.jsonl --tables 1,2 --write",
+    ]
+
+
 def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     record: dict[str, Any], tmp_path: Path
 ) -> None:
