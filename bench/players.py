@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.search_match import (
+    Factory,
     MatchReport,
     SearchBudget,
     heuristic_factory,
@@ -33,6 +34,7 @@ from bench.tune import (
     PREVIOUS,
     RULE_REVEAL,
     RULES_BOMBS,
+    move_tuning,
     shuangkou_factory,
     tuned_factory,
 )
@@ -190,10 +192,30 @@ def run(games: int, seed: int, command: str = "") -> tuple[str, bool]:
     return "\n".join(lines), all_met
 
 
+def search_seats(
+    variant: str, budget: SearchBudget, previous_moves: Path | None = None
+) -> tuple[Factory, str]:
+    """The search player of ``budget`` for ``variant``'s paired match, and its row's title;
+    with ``previous_moves``, 刨王's search starts from and plays out with the AI whose move
+    model is that file instead of today's (the issue's second yardstick, built on the previous
+    kept round)."""
+    if variant != "paowang" or previous_moves is None:
+        return search_factory(budget), budget.title
+    title = f"{budget.title[:-1]}, play-outs by the AI with move model {previous_moves.name})"
+    return search_factory(budget, move_tuning(str(previous_moves))), title
+
+
 def paired_section(
-    deals: int, search_deals: tuple[int, int], budget: SearchBudget, seed: int, jobs: int
+    deals: int,
+    search_deals: tuple[int, int],
+    budget: SearchBudget,
+    seed: int,
+    jobs: int,
+    previous_moves: Path | None = None,
 ) -> list[str]:
-    """The paired matches (:mod:`bench.search_match`), as markdown lines."""
+    """The paired matches (:mod:`bench.search_match`), as markdown lines. With
+    ``previous_moves``, 刨王's search player starts from and plays out with the AI whose move
+    model is that file (the previous kept round's); the other seats play today's AI."""
     reports: list[MatchReport] = []
 
     def show(report: MatchReport) -> None:
@@ -281,12 +303,13 @@ def paired_section(
     )
     for variant, count in zip(("shuangkou", "paowang"), search_deals, strict=True):
         if count:
+            factory, title = search_seats(variant, budget, previous_moves)
             show(
                 run_match(
                     variant,
                     count,
-                    search_factory(budget),
-                    title=budget.title,
+                    factory,
+                    title=title,
                     seed=seed,
                     jobs=jobs,
                 )
@@ -346,6 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the search player starts from and plays out with the previous round's AI "
         "(刨王 without the move model, 双扣 without its learned look), not today's",
     )
+    parser.add_argument(
+        "--search-previous-moves",
+        type=Path,
+        metavar="MODEL",
+        help="刨王's search player starts from and plays out with the AI whose move model is "
+        "this file (written by bench.train_moves fit --write: the previous kept round's, e.g. "
+        "git show 80f5776~1:bot/game/players/paowang_move_model.py for round 1), not today's",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     markdown, met = run(args.games, args.seed, " ".join(sys.argv[1:] if argv is None else argv))
@@ -364,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 2 * args.search_deals if args.search_deals_paowang is None
                 else args.search_deals_paowang,
             ),
-            budget, args.seed, args.jobs,
+            budget, args.seed, args.jobs, args.search_previous_moves,
         )
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

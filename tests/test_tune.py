@@ -82,3 +82,27 @@ def test_the_yardstick_can_sit_at_a_table_of_another_move_model(tmp_path: Path) 
     searcher = search_factory(SearchBudget(), tuning)(0, 1)
     assert isinstance(searcher, SearchPlayer)
     assert searcher.rollout._paowang_tuning.move_model == model  # type: ignore[attr-defined]
+
+
+def test_the_second_yardstick_can_be_built_on_the_previous_rounds_move_model(
+    tmp_path: Path,
+) -> None:
+    """bench.players --search-previous-moves MODEL: 刨王's search player starts from and plays
+    out with the AI of that move model, and its row says so; 双扣's search is unchanged."""
+    from bench.players import search_seats
+    from bench.search import SearchPlayer
+    from bench.search_match import SearchBudget
+    from bench.train_moves import write
+
+    model = TreeModel(-9.0, ())
+    path = tmp_path / "round1.py"
+    write(model, ["python -m bench.train_moves fit x.jsonl --write"], 1, path)
+    factory, title = search_seats("paowang", SearchBudget(), path)
+    searcher = factory(0, 1)
+    assert isinstance(searcher, SearchPlayer)
+    assert searcher.rollout._paowang_tuning.move_model == model  # type: ignore[attr-defined]
+    assert title.endswith("play-outs by the AI with move model round1.py)")
+    plain_factory, plain_title = search_seats("shuangkou", SearchBudget(), path)
+    plain = plain_factory(0, 1)
+    assert isinstance(plain, SearchPlayer) and plain_title == SearchBudget().title
+    assert plain.rollout._paowang_tuning.move_model is None  # type: ignore[attr-defined]
