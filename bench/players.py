@@ -13,6 +13,7 @@ to ``bench/results/players.md`` with the machine they were measured on:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import os
 import platform
@@ -198,11 +199,13 @@ def search_seats(
     """The search player of ``budget`` for ``variant``'s paired match, and its row's title;
     with ``previous_moves``, 刨王's search starts from and plays out with the AI whose move
     model is that file instead of today's (the issue's second yardstick, built on the previous
-    kept round)."""
+    kept round). The file names 刨王's previous AI, so it wins over ``previous_playouts``
+    there, which still builds 双扣's search on its heuristic."""
     if variant != "paowang" or previous_moves is None:
         return search_factory(budget), budget.title
-    title = f"{budget.title[:-1]}, play-outs by the AI with move model {previous_moves.name})"
-    return search_factory(budget, move_tuning(str(previous_moves))), title
+    on_model = dataclasses.replace(budget, previous_playouts=False)
+    title = f"{on_model.title[:-1]}, play-outs by the AI with move model {previous_moves.name})"
+    return search_factory(on_model, move_tuning(str(previous_moves))), title
 
 
 def paired_section(
@@ -375,7 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="MODEL",
         help="刨王's search player starts from and plays out with the AI whose move model is "
         "this file (written by bench.train_moves fit --write: the previous kept round's, e.g. "
-        "git show 80f5776~1:bot/game/players/paowang_move_model.py for round 1), not today's",
+        "git show 80f5776~1:bot/game/players/paowang_move_model.py for round 1), not today's; "
+        "with --search-previous-playouts, that flag then applies to 双扣 only",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)

@@ -106,3 +106,8 @@ def test_the_second_yardstick_can_be_built_on_the_previous_rounds_move_model(
     plain = plain_factory(0, 1)
     assert isinstance(plain, SearchPlayer) and plain_title == SearchBudget().title
     assert plain.rollout._paowang_tuning.move_model is None  # type: ignore[attr-defined]
+    # with --search-previous-playouts too, the file still names 刨王's previous AI
+    both = SearchBudget(previous_playouts=True)
+    on_file, both_title = search_seats("paowang", both, path)
+    assert on_file(0, 1).rollout._paowang_tuning.move_model == model  # type: ignore[attr-defined]
+    assert both_title == title
