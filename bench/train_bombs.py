@@ -181,7 +181,7 @@ def made_with(
     script: str, paths: Sequence[Path], rows: Sequence[dict[str, Any]],
     collected_by: Callable[[str, Sequence[dict[str, Any]]], str], *, refits: bool = True,
     table: Sequence[str] = (), on_top: float | None = None, one_table: bool = False,
-    blend: float | None = None, tables: Sequence[int] | None = None,
+    blend: float | None = None, tables: Sequence[int] | None = None, shape: str = "",
 ) -> list[str]:
     """The command lines that made a model from ``paths``, in order: each file's collection,
     preceded by the fit it played by when it was collected at a table of the model (unless
@@ -193,7 +193,8 @@ def made_with(
     ``one_table`` is all such files at one table (more labels for the same round). With
     ``on_top`` (the step) the model is the repository's with trees boosted on it, and with
     ``blend`` (the weight) the repository's averaged with a fit of the files: either way
-    ``table`` first, the collections, the fit."""
+    ``table`` first, the collections, the fit. ``shape`` is the last fit's own flags (its
+    trees' number and depth, when not the defaults)."""
     keeps_committed = on_top is not None or blend is not None
     refits = refits and not keeps_committed
     collections = [
@@ -229,6 +230,7 @@ def made_with(
         flags += " --on-top" + (f" --step {on_top:g}" if on_top != 1.0 else "")
     if blend is not None:
         flags += f" --blend {blend:g}"
+    flags += shape
     commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
     return commands
 

@@ -304,15 +304,17 @@ def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> li
 
 def report(
     train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
-    start: TreeModel | None = None, step: float = 1.0, blend: float | None = None,
+    start: TreeModel | None = None, step: float = 1.0, blend: float | None = None, *,
+    trees: int = TREES, depth: int = DEPTH,
 ) -> None:
     """What taking each model's pick gains on the held-out decisions, by their labels: the
     trees fitted (on top of ``start`` when given), the committed model averaged with them
-    (``blend`` of the way to them, when given), and ``start`` itself."""
-    trees = fit(train, start=start, step=step)
-    models = [("the trees", trees)]
+    (``blend`` of the way to them, when given), and ``start`` itself; ``trees`` of depth
+    ``depth`` fitted alone."""
+    fitted = fit(train, trees, depth, start=start, step=step)
+    models = [("the trees", fitted)]
     if blend is not None:
-        models.append((f"the blend {blend:g}", blended(COMMITTED, trees, blend)))
+        models.append((f"the blend {blend:g}", blended(COMMITTED, fitted, blend)))
     if start is not None:
         models.append(("the start", start))
     print(f"{len(train)} decisions to fit, {len(held)} held out")
@@ -402,6 +404,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "them (0.5: half and half)",
     )
     fitting.add_argument(
+        "--trees", type=int, default=TREES, help="trees fitted alone: how many (not --on-top)"
+    )
+    fitting.add_argument("--depth", type=int, default=DEPTH, help="the trees' depth")
+    fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
         "bot/game/players/paowang_move_model.py)",
@@ -421,21 +427,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tables is not None and (args.one_table or args.on_top or args.blend is not None):
         parser.error("--tables says where trees fitted alone were labelled: not with "
                      "--one-table, --on-top or --blend")
+    if args.on_top and args.trees != TREES:
+        parser.error("--trees counts trees fitted alone: trees on top are always "
+                     f"{TREES_ON_TOP}")
+    shape = (f" --trees {args.trees}" if args.trees != TREES else "") + (
+        f" --depth {args.depth}" if args.depth != DEPTH else ""
+    )
     rows = read_labels(args.files)
     try:  # before the fits, so that tables that do not add up stop it at once
         commands = made_with(
             "bench.train_moves", args.files, rows, collected_by,
             table=committed_commands(MODEL_FILE), on_top=args.step if args.on_top else None,
-            one_table=args.one_table, blend=args.blend, tables=args.tables,
+            one_table=args.one_table, blend=args.blend, tables=args.tables, shape=shape,
         )
     except ValueError as error:
         parser.error(str(error))
     start = COMMITTED if args.on_top else None
-    report(*held_out(rows), start, args.step, args.blend)
+    report(*held_out(rows), start, args.step, args.blend, trees=args.trees, depth=args.depth)
     if args.write:
         keeps_committed = start is not None or args.blend is not None
         decisions = len(rows) + (committed_decisions() if keeps_committed else 0)
-        model = fit(rows, start=start, step=args.step)
+        model = fit(rows, args.trees, args.depth, start=start, step=args.step)
         if args.blend is not None:
             model = blended(COMMITTED, model, args.blend)
         write(model, commands, decisions, args.model_out)

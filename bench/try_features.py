@@ -27,25 +27,43 @@ from pathlib import Path
 from typing import Any
 
 from bench.train_bombs import held_out
-from bench.train_moves import TREES, fit, picked_gains, picks, read_labels
+from bench.train_moves import DEPTH, TREES, fit, picked_gains, picks, read_labels
 from bot.game.cards import BIG_JOKER, SMALL_JOKER
 from bot.game.common import Combo
-from bot.game.players.paowang_moves import MOVE_FEATURES, POINTS, Position, inputs_of
+from bot.game.players.paowang_moves import (
+    MOVE_FEATURES,
+    MOVE_NAMES,
+    POINTS,
+    POSITION_FEATURES,
+    Position,
+    inputs_of,
+)
 from bot.game.players.paowang_plan import TWO
 
-#: the candidates read of the position: the others' bomb and joker power still unseen, the
-#: points still out, the seat that acts next, the points in the hand
+#: the first candidates (2026-12-05, dropped): read of the position, the others' bomb and joker
+#: power still unseen, the points still out, the seat that acts next, the points in the hand
 EXTRA_POSITION = (
     "unseen jokers/4", "unseen 三路 ranks/5", "unseen 四路 ranks/5", "unseen points/100",
     "next is a foe", "next is a partner", "next cards/10", "hand points/10",
 )
-#: the candidates read of a move (and of the heuristic's choice): how many unseen ranks can
-#: answer a single or a pair, the points the hand keeps
+#: ... and read of a move (and of the heuristic's choice): how many unseen ranks can answer a
+#: single or a pair, the points the hand keeps
 EXTRA_MOVE = ("higher ranks unseen/5", "points kept/10")
-EXTRA_FEATURES = (
+UNSEEN_FEATURES = (
     *EXTRA_POSITION, *(f"move {name}" for name in EXTRA_MOVE),
     *(f"choice {name}" for name in EXTRA_MOVE),
 )
+#: the second candidates (2026-12-06): the partners' side of the table (their cards, who is
+#: out, who passed this trick), then each of the move's inputs less the choice's, so that a
+#: tree compares the two in one split instead of two levels of them
+SIDE_POSITION = (
+    "partner cards/10", "a partner is out", "a foe is out", "seats out", "first out ours",
+    "first out theirs", "passes this trick", "a partner passed this trick",
+)
+DIFFERENCES = tuple(f"move - choice {name}" for name in MOVE_NAMES[1:])
+SIDE_FEATURES = (*SIDE_POSITION, *DIFFERENCES)
+#: the candidate sets, by the name ``--candidates`` takes
+CANDIDATES = {"unseen": UNSEEN_FEATURES, "side": SIDE_FEATURES}
 MARGINS = (0.0, 0.25, 0.5, 1.0)
 
 
@@ -84,9 +102,9 @@ def move_extra(position: Position, move: Combo | None) -> tuple[float, ...]:
     return (higher / 5, kept / 10)
 
 
-def with_extras(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
-    """Today's inputs of each move but the first, then the candidates (the position's, the
-    move's, the heuristic's choice's)."""
+def with_unseen(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
+    """Today's inputs of each move but the first, then the first candidates (the position's,
+    the move's, the heuristic's choice's)."""
     shared = position_extra(position)
     choice = move_extra(position, moves[0])
     return [
@@ -95,6 +113,46 @@ def with_extras(position: Position, moves: Sequence[Combo | None]) -> list[tuple
     ]
 
 
+def side_position(position: Position) -> tuple[float, ...]:
+    view = position.view
+    assert view.seat is not None
+    ours = (view.seat, *view.partners)
+    holding = [view.hand_sizes[seat] for seat in view.partners if view.hand_sizes[seat]]
+    first = view.finish_order[0] if view.finish_order else None
+    since_taker = [seat for seat, play in view.trick if play is None]
+    return (
+        min(holding, default=30) / 10,
+        float(any(not view.hand_sizes[seat] for seat in view.partners)),
+        float(any(not view.hand_sizes[seat] for seat in view.opponents)),
+        float(len(view.finish_order)),
+        float(first is not None and first in ours),
+        float(first is not None and first in view.opponents),
+        float(len(since_taker)),
+        float(any(seat in view.partners for seat in since_taker)),
+    )
+
+
+def with_side(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
+    """Today's inputs of each move but the first, then the second candidates: the position's
+    side of the table, and the move's inputs less the choice's (the pass flag left out: its
+    difference is the move's own flag less the choice's, which the trees read already)."""
+    shared = side_position(position)
+    width = len(MOVE_NAMES)
+    start = len(POSITION_FEATURES)
+    rows = []
+    for today in inputs_of(position, moves):
+        move = today[start + 1:start + width]
+        choice = today[start + width + 1:start + 2 * width]
+        rows.append((*today, *shared, *(a - b for a, b in zip(move, choice, strict=True))))
+    return rows
+
+
+#: how each candidate set reads a decision
+READERS = {"unseen": with_unseen, "side": with_side}
+
+
+#: a fit's trees and their depth
+Shape = tuple[int, int]
 #: the labelled decisions, read once before the folds' fits fork (so no fit pickles them)
 _ROWS: list[dict[str, Any]] = []
 #: a fold's fit: (decisions fitted, for each margin the label of the pick on each held-out
@@ -122,14 +180,14 @@ def _todays_inputs_only(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "inputs": [inputs[:width] for inputs in row["inputs"]]} for row in rows]
 
 
-def fold_gains(task: tuple[int, int, bool, int]) -> FoldGains:
-    """Fold ``fold`` of ``folds`` fitted with ``trees`` trees, to today's features and the
-    candidates or (``extras`` off) to today's alone, and judged on its held-out deals."""
-    fold, folds, extras, trees = task
+def fold_gains(task: tuple[int, int, bool, int, int]) -> FoldGains:
+    """Fold ``fold`` of ``folds`` fitted with ``trees`` trees of depth ``depth``, to the rows as
+    read or (``extras`` off) to today's features alone, and judged on its held-out deals."""
+    fold, folds, extras, trees, depth = task
     train, held = split(_ROWS, folds, fold)
     if not extras:
         train, held = _todays_inputs_only(train), _todays_inputs_only(held)
-    model = fit(train, trees=trees)
+    model = fit(train, trees=trees, depth=depth)
     found: dict[float, tuple[list[float], int]] = {}
     for margin in MARGINS:
         chosen = picks(model, held, margin)
@@ -138,15 +196,20 @@ def fold_gains(task: tuple[int, int, bool, int]) -> FoldGains:
 
 
 def held_out_gains(
-    rows: Sequence[dict[str, Any]], *, trees: int = TREES, folds: int = 1, jobs: int = 1,
+    rows: Sequence[dict[str, Any]], *, base: Shape = (TREES, DEPTH),
+    variant: Shape = (TREES, DEPTH), folds: int = 1, jobs: int = 1,
 ) -> dict[bool, tuple[int, dict[float, tuple[list[float], float]]]]:
-    """For today's features alone (False) and with the candidates (True): (decisions fitted
+    """For today's model (False: today's features, ``base`` trees and depth, by default the
+    committed model's) and the variant (True: the rows as read, ``variant``): (decisions fitted
     in the first fold, for each margin the label of the pick on each held-out decision, fold
     after fold, and the share of them where the pick is not the heuristic's choice). ``rows``
-    are read with the candidates. The 2 × ``folds`` fits run ``jobs`` at a time."""
+    are read with the candidates, if any. The 2 × ``folds`` fits run ``jobs`` at a time."""
     if folds < 1:
         raise ValueError(f"folds must be 1 or more, not {folds}")
-    tasks = [(fold, folds, extras, trees) for extras in (False, True) for fold in range(folds)]
+    tasks = [
+        (fold, folds, extras, *(variant if extras else base))
+        for extras in (False, True) for fold in range(folds)
+    ]
     _ROWS[:] = rows
     try:
         if jobs > 1:
@@ -173,11 +236,17 @@ def _interval(values: Sequence[float]) -> str:
 
 
 def compare(
-    paths: Sequence[Path], trees: int = TREES, folds: int = 1, jobs: int = 1
+    paths: Sequence[Path], candidates: str = "side", base: Shape = (TREES, DEPTH),
+    variant: Shape = (TREES, DEPTH), folds: int = 1, jobs: int = 1,
 ) -> list[dict[str, Any]]:
-    """For each margin: the held-out gain of today's features, of the extras, the paired
-    difference, and how often each changes the heuristic's choice."""
-    both = held_out_gains(read_labels(paths, with_extras), trees=trees, folds=folds, jobs=jobs)
+    """For each margin: the held-out gain of today's model (``base`` trees and depth), of the
+    variant (the candidate set ``candidates``, or "none" for today's features, with ``variant``
+    trees and depth), the paired difference, and how often each changes the heuristic's
+    choice."""
+    reader = inputs_of if candidates == "none" else READERS[candidates]
+    both = held_out_gains(
+        read_labels(paths, reader), base=base, variant=variant, folds=folds, jobs=jobs
+    )
     (fitted, today), (_, extra) = both[False], both[True]
     result = []
     for margin in MARGINS:
@@ -198,13 +267,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--folds", type=int, default=1, help="1: a fifth of the deals held out; K: every deal"
     )
+    parser.add_argument(
+        "--candidates", choices=(*CANDIDATES, "none"), default="side",
+        help="the features added to today's (none: today's alone, to try --trees or --depth)",
+    )
+    parser.add_argument("--trees", type=int, default=TREES, help="the variant's trees")
+    parser.add_argument("--depth", type=int, default=DEPTH, help="the variant's tree depth")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    rows = compare(args.files, folds=args.folds, jobs=args.jobs)
+    rows = compare(
+        args.files, candidates=args.candidates, variant=(args.trees, args.depth),
+        folds=args.folds, jobs=args.jobs,
+    )
     first = " (in the first fold)" if args.folds > 1 else ""
+    added = ", ".join(CANDIDATES.get(args.candidates, ())) or "none"
     print(f"{rows[0]['fitted']} decisions fitted{first}, {rows[0]['held']} held out; "
-          f"extras: {', '.join(EXTRA_FEATURES)}")
-    print("| margin | today's features | with the extras | difference | changed (today / extras) |")
+          f"variant: {args.trees} trees of depth {args.depth}, features added: {added}")
+    print("| margin | today's model | the variant | difference | changed (today / variant) |")
     print("| --- | --- | --- | --- | --- |")
     for row in rows:
         print(f"| {row['margin']:.2f} | {row['today']} | {row['extras']} | {row['difference']} "

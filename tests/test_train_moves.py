@@ -383,6 +383,38 @@ def test_a_round_at_the_fit_of_two_files_of_one_table_says_so(tmp_path: Path) ->
         assert not out.exists()
 
 
+def test_larger_trees_are_fitted_and_said_in_the_last_fit_only(tmp_path: Path) -> None:
+    """``fit ... --trees N --depth D``: the model has N trees of depth at most D, and its
+    docstring gives both flags to the last fit alone (the tables before it were fitted with
+    the defaults); trees on top are always the same number, so --trees is refused with
+    --on-top."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+
+    files = [_labels_at_the_table(tmp_path, seed) for seed in (97, 98, 99)]
+    out = tmp_path / "model.py"
+    assert train_moves.main([
+        "fit", *map(str, files), "--tables", "2,1", "--trees", "7", "--depth", "2",
+        "--write", "--model-out", str(out),
+    ]) == 0
+    commands = committed_commands(out)
+    assert commands[-1] == (
+        "python -m bench.train_moves fit s97.jsonl s98.jsonl s99.jsonl --tables 2,1 "
+        "--trees 7 --depth 2 --write"
+    )
+    assert sum("--trees" in command for command in commands) == 1
+    namespace: dict[str, Any] = {}
+    exec(out.read_text(), namespace)
+    trees = namespace["MOVE_TREES"]
+    assert len(trees) == 7
+    assert all(len(tree[0]) <= 7 for tree in trees)  # depth 2: at most 7 nodes
+    out.unlink()
+    with pytest.raises(SystemExit):
+        train_moves.main(["fit", str(files[0]), "--on-top", "--trees", "7", "--write",
+                          "--model-out", str(out)])
+    assert not out.exists()
+
+
 def test_a_first_table_after_files_of_the_heuristic_is_their_fit() -> None:
     """Files labelled at a table of the model after files of the heuristic's table were
     played by the fit of those (as round 1's table is the fit of its labels), so that fit,
@@ -418,26 +450,48 @@ def test_a_first_table_after_files_of_the_heuristic_is_their_fit() -> None:
 def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     record: dict[str, Any], tmp_path: Path
 ) -> None:
-    """bench.try_features reads the stored deals with today's features and the candidates
-    after them: the committed trees score both the same, and the comparison runs on a file."""
+    """bench.try_features reads the stored deals with today's features and each candidate
+    set after them: the committed trees score both the same, and the comparison runs on a
+    file."""
     import gzip
 
-    from bench.try_features import EXTRA_FEATURES, MARGINS, compare, with_extras
+    from bench.try_features import CANDIDATES, MARGINS, READERS, compare
     from bot.game.players.paowang_moves import COMMITTED
 
     today = expand(record)
-    extended = expand(record, with_extras)
-    for plain, more in zip(today, extended, strict=True):
-        for inputs, longer in zip(plain["inputs"], more["inputs"], strict=True):
-            assert len(longer) == len(MOVE_FEATURES) + len(EXTRA_FEATURES)
-            assert tuple(longer[: len(MOVE_FEATURES)]) == tuple(inputs)
-            assert COMMITTED.expected_gain(longer) == COMMITTED.expected_gain(inputs)
+    for name, reader in READERS.items():
+        extended = expand(record, reader)
+        for plain, more in zip(today, extended, strict=True):
+            for inputs, longer in zip(plain["inputs"], more["inputs"], strict=True):
+                assert len(longer) == len(MOVE_FEATURES) + len(CANDIDATES[name])
+                assert tuple(longer[: len(MOVE_FEATURES)]) == tuple(inputs)
+                assert COMMITTED.expected_gain(longer) == COMMITTED.expected_gain(inputs)
     path = tmp_path / "labels.jsonl.gz"
     path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
     # the file twice: its deal is held out as the first file's, fitted as the second's
-    rows = compare([path, path], trees=5)
-    assert [row["margin"] for row in rows] == list(MARGINS)
-    assert all(row["fitted"] == row["held"] == len(today) for row in rows)
+    for candidates in ("side", "none"):
+        rows = compare([path, path], candidates, base=(5, 2), variant=(5, 3))
+        assert [row["margin"] for row in rows] == list(MARGINS)
+        assert all(row["fitted"] == row["held"] == len(today) for row in rows)
+
+
+def test_the_side_candidates_read_each_move_less_the_choice(record: dict[str, Any]) -> None:
+    """The second candidate set ends with the move's inputs less the heuristic's choice's
+    (the pass flag left out), the position's side of the table before them."""
+    from bench.try_features import DIFFERENCES, SIDE_POSITION, with_side
+    from bot.game.players.paowang_moves import MOVE_NAMES, POSITION_FEATURES
+
+    start, width = len(POSITION_FEATURES), len(MOVE_NAMES)
+    checked = 0
+    for row in expand(record, with_side):
+        for inputs in row["inputs"]:
+            move = inputs[start:start + width]
+            choice = inputs[start + width:start + 2 * width]
+            differences = inputs[len(MOVE_FEATURES) + len(SIDE_POSITION):]
+            assert len(differences) == len(DIFFERENCES) == width - 1
+            assert differences == tuple(a - b for a, b in zip(move[1:], choice[1:], strict=True))
+            checked += 1
+    assert checked
 
 
 def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
@@ -448,10 +502,10 @@ def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
     gives. Rows of the first rounds' format (inputs stored) with a different count of
     decisions per deal, so that folds differ."""
     from bench import try_features
-    from bench.try_features import EXTRA_FEATURES, fold_gains, held_out_gains, split
+    from bench.try_features import SIDE_FEATURES, fold_gains, held_out_gains, split
 
     rng = random.Random(5)
-    width = len(MOVE_FEATURES) + len(EXTRA_FEATURES)
+    width = len(MOVE_FEATURES) + len(SIDE_FEATURES)
     lines = [
         {
             "deal": deal, "allowed": [True] * 4,
@@ -468,17 +522,18 @@ def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
         assert {row["deal"] for row in held} == {fold, fold + 3}
         assert len(train) + len(held) == len(rows)
     assert split(rows, 5, 0) == held_out(rows)  # --folds 5's first fold is the fifth
-    both = held_out_gains(rows, trees=5, folds=3)
+    shape = (5, 3)
+    both = held_out_gains(rows, base=shape, variant=shape, folds=3)
     try_features._ROWS[:] = rows
     try:
         for extras in (False, True):
-            folds = [fold_gains((fold, 3, extras, 5)) for fold in range(3)]
+            folds = [fold_gains((fold, 3, extras, *shape)) for fold in range(3)]
             for margin, (gains, _) in both[extras][1].items():
                 assert gains == [gain for _, fold in folds for gain in fold[margin][0]]
             assert both[extras][0] == folds[0][0] == len(split(rows, 3, 0)[0])
     finally:
         try_features._ROWS.clear()
     assert len(both[True][1][0.0][0]) == len(rows)
-    assert held_out_gains(rows, trees=5, folds=3, jobs=2) == both
+    assert held_out_gains(rows, base=shape, variant=shape, folds=3, jobs=2) == both
     with pytest.raises(ValueError):
         held_out_gains(rows, folds=0)

@@ -44,15 +44,16 @@ POSITION_FEATURES = (
     "alone", "our points/100", "their points/100", "danger/10", "foes to act", "unknown to act",
     "partners to act", "partners known", "foes known", "weak parts/5", "taker beatable",
 )
-_MOVE_NAMES = (
+#: what each move (and the heuristic's choice) is read as
+MOVE_NAMES = (
     "pass", "bomb", "rung/10", "size/10", "rank", "single", "pair", "run", "points/10",
     "plan change/10", "parts after/5", "weak after/5", "beatable", "cards after/10",
     "spends a 大王", "in the plan", "takes points/10",
 )
 #: what the trees read, in order: the position, the move, the heuristic's choice
 MOVE_FEATURES = (
-    *POSITION_FEATURES, *(f"move {name}" for name in _MOVE_NAMES),
-    *(f"choice {name}" for name in _MOVE_NAMES),
+    *POSITION_FEATURES, *(f"move {name}" for name in MOVE_NAMES),
+    *(f"choice {name}" for name in MOVE_NAMES),
 )
 
 
@@ -135,7 +136,7 @@ def position_features(position: Position) -> tuple[float, ...]:
 def move_features(position: Position, move: Combo | None) -> tuple[float, ...]:
     view = position.view
     if move is None:
-        return (1.0,) + (0.0,) * (len(_MOVE_NAMES) - 1)
+        return (1.0,) + (0.0,) * (len(MOVE_NAMES) - 1)
     rest = list(position.counts)
     for card in move.cards:
         rest[card >> 3] -= 1
