@@ -94,12 +94,15 @@ def questions_of_deal(
 
 
 def collect(
-    deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path, belief: int = 1
+    deals: int, seed: int, samples: int, policy: str, jobs: int, out: Path, belief: int = 1,
+    first: int = 0,
 ) -> int:
+    """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped, whose
+    file holds the deals before it); how many questions."""
     work = functools.partial(
         questions_of_deal, seed=seed, samples=samples, policy=policy, belief=belief
     )
-    return write_rows(work, deals, jobs, out)
+    return write_rows(work, deals, jobs, out, first)
 
 
 def write_rows(
@@ -135,10 +138,12 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     deals = max(row["deal"] for row in rows) + 1
     drawn = rows[0].get("belief", 1)
     belief = f"--belief {drawn} " if drawn > 1 else ""
+    first = min(row["deal"] for row in rows)
+    start = f"--first-deal {first} " if first else ""
     return (
         f"python -m bench.train_bombs collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0].get('policy', 'rules')} "
-        f"{belief}--out {name}"
+        f"{belief}{start}--out {name}"
     )
 
 
@@ -448,6 +453,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument(
+        "--first-deal", type=int, default=0,
+        help="start at this deal: continue a run that stopped (its file has the deals before)",
+    )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
@@ -467,7 +476,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "collect":
         count = collect(
-            args.deals, args.seed, args.samples, args.policy, args.jobs, args.out, args.belief
+            args.deals, args.seed, args.samples, args.policy, args.jobs, args.out, args.belief,
+            args.first_deal,
         )
         print(f"{count} questions from {args.deals} deals in {args.out}")
         return 0

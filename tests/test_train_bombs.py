@@ -45,6 +45,9 @@ def test_weighed_labels_say_how_they_were_drawn() -> None:
     assert "--policy model --belief 3 --out f.jsonl" in collected_by("f.jsonl", rows)
     uniform = questions_of_deal(0, seed=11, samples=2, policy="model")
     assert "--belief" not in collected_by("f.jsonl", uniform)
+    continued = [{**row, "deal": 7} for row in rows]  # a run continued with --first-deal 7
+    assert "--deals 8 " in collected_by("g.jsonl", continued)
+    assert "--belief 3 --first-deal 7 --out g.jsonl" in collected_by("g.jsonl", continued)
     # the same questions (the table plays the same), labelled from other samples
     assert [row["features"] for row in rows] == [row["features"] for row in uniform]
     assert [row["gain"] for row in rows] != [row["gain"] for row in uniform]
