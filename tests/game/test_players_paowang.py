@@ -255,8 +255,10 @@ def test_a_played_大王_tells_the_others_whom_to_play_against(
     taken_with: str, bombs: bool
 ) -> None:
     """Seat 0 takes a 10 with a 大王: seat 1, without one, now knows it for an opponent and
-    bombs it for the 10 points. Taken with a 2, seat 0 could be a partner: the bomb waits.
-    (For a 5 the model holds its 双小王 either way: about −0.16 points to bomb.)"""
+    bombs it with its 双小王 for the 10 points. Taken with a 2, seat 0 could be a partner: the
+    双小王 waits. (The lowest rung, one 小王, is a toss-up there: move round 11 expects +0.254
+    points for it, just over its 0.25 margin, round 8 +0.166; so the test allows it. For a 5
+    the model holds its 双小王 either way: about −0.16 points to bomb.)"""
     holder_4 = "10 7 8 10 A 大王 4" if taken_with == "大王" else "10 7 8 10 A 大王 大王"
     game = game_of(
         f"{taken_with} 6 7 8 9 J Q", "小王 小王 4 6 8 9 Q", "4 7 8 9 J K", "5 9 10 J Q K",
@@ -272,7 +274,7 @@ def test_a_played_大王_tells_the_others_whom_to_play_against(
     if bombs:
         assert choice is not None and choice.tier == 8  # 双小王
     else:
-        assert choice is None
+        assert choice is None or (choice.tier == 2 and len(choice.cards) == 1)  # one 小王
 
 
 def test_the_ai_goes_out_with_its_last_cards_when_they_are_a_legal_play() -> None:
