@@ -2,10 +2,11 @@
 
 A model is a ``base`` plus one leaf of every tree (the layout is described in
 ``paowang_bomb_model``). Walking the stored tuples node by node costs about a third of a
-millisecond for the move model's 300 trees, which is most of what a decision with the model
-costs and most of what a play-out costs when the search labels with the model. The same trees
-written as nested ``if`` statements and compiled once (at import) give the same sums, bit for
-bit (the leaves are added in the same order), in a fraction of the time.
+millisecond for 300 trees of depth 5 (the move model until round 11, which has 600 of depth
+6), which is most of what a decision with the model costs and most of what a play-out costs
+when the search labels with the model. The same trees written as nested ``if`` statements and
+compiled once (at import) give the same sums, bit for bit (the leaves are added in the same
+order), in a fraction of the time.
 """
 
 from __future__ import annotations
