@@ -22,9 +22,10 @@ from bot.game.players.trees import TreeModel
 
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
-    """Deal 0 of seed 29 labelled with two samples a move at a table of the AI, as
-    ``collect`` stores it (a deal where a play's cards are not in sorted order)."""
-    return record_of_deal(0, seed=29, samples=2, policy="model")
+    """Deal 19 of seed 29 labelled with two samples a move at a table of the AI, as
+    ``collect`` stores it (a deal where a play's cards are not in sorted order: with move
+    round 11, deals 0 to 18 have none)."""
+    return record_of_deal(19, seed=29, samples=2, policy="model")
 
 
 def test_a_deal_yields_decisions_with_every_move_labelled(record: dict[str, Any]) -> None:
@@ -402,7 +403,7 @@ def test_larger_trees_are_fitted_and_said_in_the_last_fit_only(tmp_path: Path) -
         "python -m bench.train_moves fit s97.jsonl s98.jsonl s99.jsonl --tables 2,1 "
         "--trees 7 --depth 2 --write"
     )
-    assert sum("--trees" in command for command in commands) == 1
+    assert sum("--trees 7" in command for command in commands) == 1
     namespace: dict[str, Any] = {}
     exec(out.read_text(), namespace)
     trees = namespace["MOVE_TREES"]
@@ -468,11 +469,12 @@ def test_candidate_features_are_read_after_todays_on_the_kept_labels(
                 assert COMMITTED.expected_gain(longer) == COMMITTED.expected_gain(inputs)
     path = tmp_path / "labels.jsonl.gz"
     path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
-    # the file twice: its deal is held out as the first file's, fitted as the second's
+    # the file three times: its deal (19) is fitted as the first two files' and held out as
+    # the third's (a deal's group is its file's number × 100,003 plus the deal, a fifth held)
     for candidates in ("side", "none"):
-        rows = compare([path, path], candidates, base=(5, 2), variant=(5, 3))
+        rows = compare([path, path, path], candidates, base=(5, 2), variant=(5, 3))
         assert [row["margin"] for row in rows] == list(MARGINS)
-        assert all(row["fitted"] == row["held"] == len(today) for row in rows)
+        assert all(row["fitted"] == 2 * row["held"] == 2 * len(today) for row in rows)
 
 
 def test_the_side_candidates_read_each_move_less_the_choice(record: dict[str, Any]) -> None:
