@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import runpy
 from pathlib import Path
 from typing import Any
 
-from bench.train_reveal import fit, questions_of_deal, write
+import pytest
+
+from bench.train_bombs import policy_gain
+from bench.train_reveal import fit, questions_of_deal, report, write
 from bench.tune import reveal_tuning
 from bot.game import paowang
-from bot.game.players.paowang_reveal import REVEAL_FEATURES
+from bot.game.players.paowang_reveal import COMMITTED_REVEAL, REVEAL_FEATURES
 from bot.game.players.trees import TreeModel
 
 
@@ -56,3 +60,19 @@ def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> No
     assert seated is not None and seated.trees == model.trees
     assert "600 answers" in path.read_text()
     assert reveal_tuning("rule").learned_reveal is False
+
+
+def test_the_report_weighs_the_bots_trees_on_the_same_held_out_answers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = [{**row, "rule": row["inputs"][-1] > 1} for row in _rows(500)]
+    train, held = rows[100:], rows[:100]
+    report(train, held)
+    line = next(
+        line for line in capsys.readouterr().out.splitlines() if "the committed trees" in line
+    )
+    committed = [COMMITTED_REVEAL.expected_gain(row["inputs"]) > 0 for row in held]
+    shown = re.search(r"reveals\s+([\d.]+)%\s+gain ([-+][\d.]+)", line)
+    assert shown is not None
+    assert float(shown[1]) == pytest.approx(100 * sum(committed) / len(held), abs=0.05)
+    assert float(shown[2]) == pytest.approx(policy_gain(held, committed), abs=0.0005)
