@@ -23,10 +23,10 @@ from bench.train_moves import (
     record_of_deal,
     write,
 )
-from bot.cli.simulate import new_game, next_actor
+from bot.cli.simulate import new_game, play_out
 from bot.game import paowang
 from bot.game.common import IllegalPlay
-from bot.game.players import AiPlayer, decide
+from bot.game.players import AiPlayer
 from bot.game.players.paowang_moves import MOVE_FEATURES, MOVES
 from bot.game.players.trees import TreeModel
 
@@ -38,11 +38,7 @@ def _first_deal_with_an_unsorted_play(seed: int, first: int) -> int:
     written down."""
     for deal in range(first, first + 500):
         game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
-        players = [AiPlayer(seat, paowang_tuning=POLICIES["model"]) for seat in range(5)]
-        while not game.over:
-            seat = next_actor(game)
-            assert seat is not None
-            decide(players[seat], game, seat)
+        play_out(game, [AiPlayer(seat, paowang_tuning=POLICIES["model"]) for seat in range(5)])
         if any(combo is not None and list(combo.cards) != sorted(combo.cards)
                for _, combo in game.history):
             return deal
