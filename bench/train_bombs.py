@@ -194,7 +194,11 @@ def made_with(
     of the files collected at a table of the model were collected at each table, in order
     (``2, 1``: two at one table, the third at the fit of those two); by default each at its
     own. A table is the fit of the files before it, or, when no file comes before it, the
-    repository's model, so ``table``, the commands that made that, come first then.
+    repository's model, so ``table``, the commands that made that, come first then. When
+    the repository's model was made from the first files (their collections stand in
+    ``table``), its history stands for them and the model is the next table, so that a refit
+    with one more file adds that file's collection and the fit, and each command stands once;
+    its history up to the file's collection, when they do not end where a table opens.
     ``one_table`` is all such files at one table (more labels for the same round). With
     ``on_top`` (the step) the model is the repository's with trees boosted on it, and with
     ``blend`` (the weight) the repository's averaged with a fit of the files: either way
@@ -217,18 +221,23 @@ def made_with(
         )
     # which table each opening file opens, the files counted as they come to a table
     opening = dict(zip(itertools.accumulate([0, *sizes[:-1]]), range(len(sizes)), strict=True))
-    commands: list[str] = [*table] if keeps_committed else []
+    history = list(table)
+    carried = _carried(collections, history, set(opening)) if refits else 0
+    commands: list[str] = history if carried or keeps_committed else []
     earlier: list[str] = []
     seen = 0  # files collected at a table of the model so far
-    for path, command in zip(paths, collections, strict=True):
+    for index, (path, command) in enumerate(zip(paths, collections, strict=True)):
         if refits and "--policy model" in command:
-            if seen in opening and earlier:
+            if index < carried or (carried and index == carried and seen in opening):
+                pass  # the repository's history made these tables
+            elif seen in opening and earlier:
                 flags = _tables_flag(sizes[: opening[seen]])
                 commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
             elif seen in opening:
-                commands += table
+                commands += _history_before(history, command)
             seen += 1
-        commands.append(command)
+        if index >= carried:
+            commands.append(command)
         earlier.append(path.name)
     flags = " --one-table" if one_table else _tables_flag(sizes) if refits else ""
     if on_top is not None:
@@ -317,10 +326,33 @@ def committed_questions(path: Path = MODEL_FILE) -> int:
     return int(found.group(1))
 
 
+def _carried(collections: Sequence[str], history: Sequence[str], openings: set[int]) -> int:
+    """How many of the first files the repository's history already made its model from (their
+    collections stand in it), when they end where a table opens or with the last file: the
+    repository's model is then the next table, and its history stands for all of them."""
+    carried = 0
+    while carried < len(collections) and collections[carried] in history:
+        carried += 1
+    played = sum("--policy model" in command for command in collections[:carried])
+    ends_a_table = carried == len(collections) or played in openings
+    return carried if ends_a_table else 0
+
+
+def _history_before(table: Sequence[str], collection: str) -> list[str]:
+    """The commands of ``table`` that made the model ``collection`` was played by: all of
+    them, unless the repository's model was itself fitted to that file, whose collection
+    then stands in its history after the model it played by; only what comes before it is
+    kept, so that a refit does not repeat the rounds it redoes."""
+    return list(table[: table.index(collection)] if collection in table else table)
+
+
 def committed_commands(path: Path = MODEL_FILE) -> list[str]:
-    """The command lines that made the model in ``path`` (from its docstring)."""
+    """The command lines that made the model in ``path`` (from its docstring), each once: the
+    move model's docstrings of rounds 8 to 11 repeated their first rounds, which a refit would
+    have run again at a later table."""
     lines = path.read_text().split('"""')[1].splitlines()
-    return [line.strip() for line in lines if line.strip().startswith("python -m ")]
+    commands = [line.strip() for line in lines if line.strip().startswith("python -m ")]
+    return list(dict.fromkeys(commands))
 
 
 def fit_trees(

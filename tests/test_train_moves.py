@@ -474,6 +474,45 @@ def test_a_first_table_after_files_of_the_heuristic_is_their_fit() -> None:
     ]
 
 
+def test_a_refit_of_files_the_repository_was_fitted_to_does_not_repeat_its_history(
+    tmp_path: Path,
+) -> None:
+    """Refitting the repository's own files with one more: its history already holds their
+    collections and the fit the new file played by (with its own shape), so the recipe is that
+    history, then the new file and the fit (the move model's docstring listed its first rounds
+    three times before). A new file that joins a carried file's table keeps only the history
+    before that table's first file. A docstring's history is read with each command once."""
+    from bench.train_bombs import committed_commands, made_with
+
+    fit = "python -m bench.train_moves fit"
+    history = [
+        "collect --policy heuristic h.jsonl", f"{fit} h.jsonl --write",
+        "collect --policy model a.jsonl", f"{fit} a.jsonl --trees 9 --write",
+    ]
+
+    def collected_by(name: str, _rows: Any) -> str:
+        return f"collect --policy model {name}"
+
+    def recipe(names: str, **flags: Any) -> list[str]:
+        paths = [Path(f"{name}.jsonl") for name in names]
+        rows = [{"file": number} for number in range(len(paths))]
+        return made_with("bench.train_moves", paths, rows, collected_by,
+                         table=history, **flags)
+
+    assert recipe("ab") == [*history, "collect --policy model b.jsonl",
+                            f"{fit} a.jsonl b.jsonl --write"]
+    assert recipe("a", shape=" --trees 7") == [*history, f"{fit} a.jsonl --trees 7 --write"]
+    assert recipe("ab", tables=[2]) == [
+        *history[:2], "collect --policy model a.jsonl", "collect --policy model b.jsonl",
+        f"{fit} a.jsonl b.jsonl --tables 2 --write",
+    ]
+    assert recipe("c") == [*history, "collect --policy model c.jsonl", f"{fit} c.jsonl --write"]
+    repeated = tmp_path / "model.py"
+    lines = "".join(f"    python -m {command}\n" for command in ["a", "b", "a", "b", "c"])
+    repeated.write_text(f'"""Made with::\n\n{lines}"""\n')
+    assert committed_commands(repeated) == ["python -m a", "python -m b", "python -m c"]
+
+
 def test_candidate_features_are_read_after_todays_on_the_kept_labels(
     record: dict[str, Any], tmp_path: Path
 ) -> None:
