@@ -14,15 +14,6 @@ paowang_moves). Fitted by ``bench/train_moves.py`` to paired play-outs of
     python -m bench.train_moves collect --deals 108 --seed 31 --samples 12 --policy model --rollout heuristic --belief 4 --out s31-r7.jsonl.gz
     python -m bench.train_moves collect --deals 128 --seed 31 --samples 12 --policy model --rollout heuristic --belief 4 --first-deal 108 --out s31-r7-2.jsonl.gz
     python -m bench.train_moves fit s29-b4.jsonl.gz s29-b4-2.jsonl.gz s30-r6.jsonl.gz s30-r6-2.jsonl.gz s31-r7.jsonl.gz s31-r7-2.jsonl.gz --tables 2,2,2 --write
-    python -m bench.train_moves collect --deals 61 --seed 29 --samples 12 --policy model --rollout heuristic --belief 4 --out s29-b4.jsonl.gz
-    python -m bench.train_moves collect --deals 176 --seed 29 --samples 12 --policy model --rollout heuristic --belief 4 --first-deal 61 --out s29-b4-2.jsonl.gz
-    python -m bench.train_moves fit s29-b4.jsonl.gz s29-b4-2.jsonl.gz --tables 2 --write
-    python -m bench.train_moves collect --deals 28 --seed 30 --samples 12 --policy model --rollout heuristic --belief 4 --out s30-r6.jsonl.gz
-    python -m bench.train_moves collect --deals 125 --seed 30 --samples 12 --policy model --rollout heuristic --belief 4 --first-deal 28 --out s30-r6-2.jsonl.gz
-    python -m bench.train_moves fit s29-b4.jsonl.gz s29-b4-2.jsonl.gz s30-r6.jsonl.gz s30-r6-2.jsonl.gz --tables 2,2 --write
-    python -m bench.train_moves collect --deals 108 --seed 31 --samples 12 --policy model --rollout heuristic --belief 4 --out s31-r7.jsonl.gz
-    python -m bench.train_moves collect --deals 128 --seed 31 --samples 12 --policy model --rollout heuristic --belief 4 --first-deal 108 --out s31-r7-2.jsonl.gz
-    python -m bench.train_moves fit s29-b4.jsonl.gz s29-b4-2.jsonl.gz s30-r6.jsonl.gz s30-r6-2.jsonl.gz s31-r7.jsonl.gz s31-r7-2.jsonl.gz --tables 2,2,2 --write
     python -m bench.train_moves collect --deals 132 --seed 32 --samples 12 --policy model --rollout heuristic --belief 4 --out s32-r8.jsonl.gz
     python -m bench.train_moves fit s29-b4.jsonl.gz s29-b4-2.jsonl.gz s30-r6.jsonl.gz s30-r6-2.jsonl.gz s31-r7.jsonl.gz s31-r7-2.jsonl.gz s32-r8.jsonl.gz --tables 2,2,2,1 --write
     python -m bench.train_moves collect --deals 125 --seed 33 --samples 12 --policy model --rollout heuristic --belief 4 --out s33-r9.jsonl.gz
