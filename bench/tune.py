@@ -250,8 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lookahead", nargs=2, metavar=("TRIED", "AGAINST"),
         help="compare two budgets of 刨王's look-ahead near the end, both ways: off, or "
-        "CARDS/SAMPLES (the bot's: 25/4), or CARDS/SAMPLES/fast (play-outs without the "
-        "learned moves)",
+        "CARDS/SAMPLES, or CARDS/SAMPLES/fast (play-outs without the learned moves; the "
+        "bot's: 25/8/fast)",
     )
     parser.add_argument(
         "--yardstick", metavar="BOMBS",

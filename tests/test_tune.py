@@ -1,4 +1,4 @@
-"""bench.tune's look-ahead budgets: ``25/4`` is the bot's own AI, ``off`` the AI without it."""
+"""bench.tune's look-ahead budgets: ``25/8/fast`` is the bot's own AI, ``off`` the AI without it."""
 
 from __future__ import annotations
 
@@ -10,13 +10,19 @@ from bench.tune import lookahead_factory
 from bot.cli.simulate import next_actor
 from bot.game import paowang
 from bot.game.players import AiPlayer, decide
-from bot.game.players.lookahead import CARDS_LEFT, SAMPLES, worth_looking
+from bot.game.players.lookahead import (
+    CARDS_LEFT,
+    LEARNED_MOVES_IN_PLAYOUTS,
+    SAMPLES,
+    worth_looking,
+)
 from bot.game.players.sampling import same_play
 from bot.game.players.trees import TreeModel
 
 
 def test_the_bots_budget_decides_as_the_bot_and_off_as_the_ai_without_it() -> None:
-    bots_budget = lookahead_factory(f"{CARDS_LEFT['paowang']}/{SAMPLES['paowang']}")
+    fast = "" if LEARNED_MOVES_IN_PLAYOUTS else "/fast"
+    bots_budget = lookahead_factory(f"{CARDS_LEFT['paowang']}/{SAMPLES['paowang']}{fast}")
     off = lookahead_factory("off")
     looked = differed = 0
     for seed in range(6):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.game.common import Combo, SeatView
-from bot.game.players.lookahead import look_ahead, worth_looking
+from bot.game.players.lookahead import LEARNED_MOVES_IN_PLAYOUTS, look_ahead, worth_looking
 from bot.game.players.paowang_ai import PaowangAI, Tuning
 from bot.game.players.shuangkou_ai import ShuangkouAI
 from bot.game.players.trees import TreeModel
@@ -15,7 +17,7 @@ class AiPlayer:
     Near the end of a game it checks its heuristic's choice against the other sensible moves
     by playing a few agreeing deals out (:mod:`.lookahead`); ``lookahead=False`` is the
     AI without it: the heuristic with its learned looks, bombs and 亮王 (what those play-outs
-    use, and the benchmark's search player)."""
+    use, in 刨王 without the learned moves, and the benchmark's search player)."""
 
     def __init__(
         self, seed: int = 0, *, lookahead: bool = True, paowang_tuning: Tuning | None = None,
@@ -47,8 +49,12 @@ class AiPlayer:
         choice = player.choose(view)
         if self.lookahead and worth_looking(view):
             if self._heuristic is None:
+                tuning = self._paowang_tuning
+                playouts = replace(
+                    tuning, learned_moves=tuning.learned_moves and LEARNED_MOVES_IN_PLAYOUTS
+                )
                 self._heuristic = AiPlayer(
-                    self.seed, lookahead=False, paowang_tuning=self._paowang_tuning,
+                    self.seed, lookahead=False, paowang_tuning=playouts,
                     shuangkou_moves=self._shuangkou_moves,
                 )
             return look_ahead(

@@ -27,10 +27,15 @@ from bot.game.players.sampling import act, candidates, clone, determinize, finis
 #: sample's sides are a guess for every seat that has not revealed, yet with today's AI in
 #: the play-outs the look gains there too (bench/results/tuning.md)
 CARDS_LEFT: Final = {"shuangkou": 20, "paowang": 25}
-#: deals tried: 刨王's five hands make a play-out dearer; four deals from 25 cards keep its
-#: slowest cold decisions under the 50 ms budget with room to spare (30 cards went over it on
-#: a slower day, bench/results/tuning.md) for most of the gain
-SAMPLES: Final = {"shuangkou": 6, "paowang": 4}
+#: deals tried: 刨王's five hands make a play-out dearer, and its learned move model (600
+#: trees) is scored at every decision of one; eight deals from 25 cards played out without
+#: that model (below) are even with four played out with it (seeds 76 and 77, both ways) at
+#: less cost, which keeps its slowest cold decisions under the 50 ms budget (30 cards went over
+#: it on a slower day; bench/results/tuning.md)
+SAMPLES: Final = {"shuangkou": 6, "paowang": 8}
+#: 刨王's play-outs by the AI with its learned bombs and 亮王 but not its learned moves: about
+#: half a play-out's cost, so twice the deals for less time than four played out in full
+LEARNED_MOVES_IN_PLAYOUTS: Final = False
 #: moves compared in each
 MOVES: Final = 5
 
