@@ -221,20 +221,19 @@ def made_with(
         )
     # which table each opening file opens, the files counted as they come to a table
     opening = dict(zip(itertools.accumulate([0, *sizes[:-1]]), range(len(sizes)), strict=True))
-    history = list(table)
-    carried = _carried(collections, history, set(opening)) if refits else 0
-    commands: list[str] = history if carried or keeps_committed else []
+    carried = _carried(collections, table, set(opening)) if refits else 0
+    commands: list[str] = [*table] if carried or keeps_committed else []
     earlier: list[str] = []
     seen = 0  # files collected at a table of the model so far
     for index, (path, command) in enumerate(zip(paths, collections, strict=True)):
         if refits and "--policy model" in command:
-            if index < carried or (carried and index == carried and seen in opening):
-                pass  # the repository's history made these tables
+            if carried and index <= carried:
+                pass  # the repository's history made these tables, and the next
             elif seen in opening and earlier:
                 flags = _tables_flag(sizes[: opening[seen]])
                 commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
             elif seen in opening:
-                commands += _history_before(history, command)
+                commands += _history_before(table, command)
             seen += 1
         if index >= carried:
             commands.append(command)
