@@ -142,18 +142,26 @@ async def hint_and_play(fake: FakeTelegram, user_id: int, message: FakeMessage) 
 
 
 async def decider(fake: FakeTelegram, table: Table, people: list[int]) -> tuple[int, FakeMessage]:
-    """Wait until one of ``people`` is to act; (that person, their live hand message)."""
+    """Wait until one of ``people`` is asked to act; (that person, their live hand message).
+
+    The message must be the one the bot keeps live for the seat, not only the chat's latest
+    with buttons: a hand whose retiring edit failed keeps its old buttons, and a seat that
+    cannot beat is passed for by the bot (要不起) with no new message, so the old buttons
+    alone would show a turn that moves on by itself.
+    """
 
     def found() -> tuple[int, FakeMessage] | None:
         if table.status != "playing" or table.gate_open or table.engine.turn is None:
             return None
-        user_id = table.seats[table.engine.turn].user_id
-        if user_id not in people:
+        seat = table.seats[table.engine.turn]
+        if seat.user_id not in people:
             return None
-        message = live_message(fake, user_id)
+        message = live_message(fake, seat.user_id)
         if message is None or "提示" not in message.labels:
             return None
-        return user_id, message
+        if message.message_id != seat.live_message_id:
+            return None
+        return seat.user_id, message
 
     result: tuple[int, FakeMessage] = await fake.wait_for(found, 30.0, what="a human's turn")
     return result
