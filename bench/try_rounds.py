@@ -1,0 +1,146 @@
+"""Ways to fit a move round, tried offline against the committed model before any match:
+``python -m bench.try_rounds FILE... --folds 5 [--jobs 2]`` (label files of
+``bench.train_moves collect``, collected at a table of the committed model).
+
+Each way keeps the committed trees as the prior that earlier labels made and adds what these
+labels say (:data:`WAYS`): trees boosted on top of it (the whole step or half of it), or the
+committed model averaged with trees fitted to these labels alone. The deals are split into
+``--folds`` folds by their group; each fold is held out in turn from fits to the others, so
+every deal is judged once. On a held-out decision the way's pick and the committed model's pick
+are both read off the labels (what the pick gains over the heuristic's choice), so the two are
+judged on the same decisions: the table prints, per way and margin, the committed model's gain,
+the way's, and the way's less the committed's, each a mean a decision with a 95% interval that
+counts a deal as one draw (a deal's decisions share its cards and its play-outs). A way worth
+matches is one whose difference is clearly above zero (``bench/results/tuning.md``, round 15).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.train_bombs import blended
+from bench.train_moves import fit, picked_gains, picks, read_labels
+from bench.try_features import split
+from bot.game.players.paowang_moves import COMMITTED
+from bot.game.players.trees import TreeModel
+
+Rows = Sequence[dict[str, Any]]
+#: the ways, by name: each makes a model from the rows it is fitted to
+WAYS: dict[str, Callable[[Rows], TreeModel]] = {
+    "on top": lambda rows: fit(rows, start=COMMITTED),
+    "on top, half step": lambda rows: fit(rows, start=COMMITTED, step=0.5),
+    "blend 0.5": lambda rows: blended(COMMITTED, fit(rows), 0.5),
+}
+MARGINS = (0.0, 0.25, 0.5)
+#: the labelled decisions, read once before the folds' fits fork (so no fit pickles them)
+_ROWS: list[dict[str, Any]] = []
+#: one held-out decision: its deal's group, then for each margin the label of the way's pick
+#: and of the committed model's pick
+Judged = tuple[int, tuple[tuple[float, float], ...]]
+
+
+def judge(model: TreeModel, held: Rows) -> list[Judged]:
+    """Each held-out decision's group, and for each margin the labels of ``model``'s pick and
+    of the committed model's."""
+    by_margin = [
+        list(zip(
+            picked_gains(held, picks(model, held, margin)),
+            picked_gains(held, picks(COMMITTED, held, margin)),
+            strict=True,
+        ))
+        for margin in MARGINS
+    ]
+    return [
+        (row["group"], tuple(pairs[index] for pairs in by_margin))
+        for index, row in enumerate(held)
+    ]
+
+
+def fold_judged(task: tuple[str, int, int]) -> list[Judged]:
+    """Way ``way`` fitted with fold ``fold`` of ``folds`` held out, and judged on it."""
+    way, fold, folds = task
+    train, held = split(_ROWS, folds, fold)
+    return judge(WAYS[way](train), held)
+
+
+def per_decision(groups: Sequence[int], values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` a decision and its 95% half-interval, each group (a deal) one
+    draw: the ratio estimator's standard error over the deals' totals."""
+    count = len(values)
+    mean = sum(values) / count
+    residuals: dict[int, float] = {}
+    for group, value in zip(groups, values, strict=True):
+        residuals[group] = residuals.get(group, 0.0) + value - mean
+    deals = len(residuals)
+    if deals < 2:
+        return mean, 0.0
+    spread = sum(residual * residual for residual in residuals.values()) * deals / (deals - 1)
+    return mean, 1.96 * spread**0.5 / count
+
+
+def try_ways(
+    rows: Rows, ways: Sequence[str] = tuple(WAYS), folds: int = 5, jobs: int = 1
+) -> dict[str, list[Judged]]:
+    """Every held-out decision of every fold, by way, fold after fold."""
+    if folds < 2:
+        raise ValueError(f"folds must be 2 or more, not {folds}")
+    tasks = [(way, fold, folds) for way in ways for fold in range(folds)]
+    _ROWS[:] = rows
+    try:
+        if jobs > 1:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+                results = pool.map(fold_judged, tasks)
+        else:
+            results = [fold_judged(task) for task in tasks]
+    finally:
+        _ROWS.clear()
+    return {
+        way: [judged for fold in results[index * folds:(index + 1) * folds] for judged in fold]
+        for index, way in enumerate(ways)
+    }
+
+
+def table(found: dict[str, list[Judged]]) -> list[str]:
+    """The comparison as a Markdown table, a line per way and margin."""
+    lines = [
+        "| way | margin | round kept | the way | the way less the kept |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for way, judged in found.items():
+        groups = [group for group, _ in judged]
+        for index, margin in enumerate(MARGINS):
+            mine = [pairs[index][0] for _, pairs in judged]
+            kept = [pairs[index][1] for _, pairs in judged]
+            cells = [
+                per_decision(groups, values)
+                for values in (kept, mine, [a - b for a, b in zip(mine, kept, strict=True)])
+            ]
+            lines.append(f"| {way} | {margin:.2f} | " + " | ".join(
+                f"{mean:+.4f} ±{half:.4f}" for mean, half in cells
+            ) + " |")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.try_rounds", description=__doc__)
+    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--way", choices=tuple(WAYS), action="append", dest="ways",
+                        help="try only this way (again for more; default: every way)")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    rows = read_labels(args.files)
+    found = try_ways(rows, args.ways or tuple(WAYS), args.folds, args.jobs)
+    deals = len({row["group"] for row in rows})
+    print(f"{len(rows)} decisions of {deals} deals, each held out once in {args.folds} folds")
+    print("\n".join(table(found)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

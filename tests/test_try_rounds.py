@@ -1,0 +1,70 @@
+"""The offline trial of ways to fit a move round against the committed model."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.train_moves import picked_gains, picks, read_labels
+from bench.try_features import split
+from bench.try_rounds import MARGINS, WAYS, per_decision, table, try_ways
+from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES
+
+
+def _rows(tmp_path: Path) -> list[dict[str, Any]]:
+    """Labelled decisions in the first rounds' format (inputs stored), deals of unequal size,
+    the labels made to follow one input so that a fit has something to find."""
+    rng = random.Random(7)
+    lines = []
+    for deal in range(10):
+        for _ in range(3 + deal):
+            inputs = [[rng.random() for _ in MOVE_FEATURES] for _ in range(3)]
+            lines.append({
+                "deal": deal, "allowed": [True, True, False], "inputs": inputs,
+                "gains": [2 * move[0] - 1 + rng.gauss(0, 0.1) for move in inputs],
+            })
+    path = tmp_path / "labels.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return read_labels([path])
+
+
+def test_every_deal_is_judged_once_against_the_kept_models_picks(tmp_path: Path) -> None:
+    rows = _rows(tmp_path)
+    found = try_ways(rows, ("on top, half step",), folds=3)
+    judged = found["on top, half step"]
+    order = [row for fold in range(3) for row in split(rows, 3, fold)[1]]
+    assert [group for group, _ in judged] == [row["group"] for row in order]
+    assert sorted(group for group, _ in judged) == sorted(row["group"] for row in rows)
+    for index, margin in enumerate(MARGINS):
+        kept = picked_gains(order, picks(COMMITTED, order, margin))
+        assert [pairs[index][1] for _, pairs in judged] == kept
+    # the labels follow the first input: trees fitted to them pick better than the kept model,
+    # which never saw them
+    better = [pairs[0][0] - pairs[0][1] for _, pairs in judged]
+    assert sum(better) > 0
+    lines = table(found)
+    assert len(lines) == 2 + len(MARGINS)
+    assert all(line.startswith("| on top, half step |") for line in lines[2:])
+
+
+def test_two_jobs_give_what_one_gives_and_one_fold_is_refused(tmp_path: Path) -> None:
+    rows = _rows(tmp_path)
+    ways = tuple(WAYS)
+    assert try_ways(rows, ways, folds=2, jobs=2) == try_ways(rows, ways, folds=2)
+    with pytest.raises(ValueError):
+        try_ways(rows, ways, folds=1)
+
+
+def test_the_interval_counts_a_deal_as_one_draw() -> None:
+    # two deals: one of three decisions all +1, one of one decision −1; mean +0.5 a decision;
+    # the deals' residual totals are 3 × 0.5 and −1.5, so the spread is (2.25 + 2.25) × 2 / 1
+    mean, half = per_decision([1, 1, 1, 2], [1.0, 1.0, 1.0, -1.0])
+    assert mean == pytest.approx(0.5)
+    assert half == pytest.approx(1.96 * 9.0**0.5 / 4)
+    # spread inside a deal does not count: the same totals, unequal decisions
+    assert per_decision([1, 1, 1, 2], [3.0, 0.0, 0.0, -1.0]) == pytest.approx((mean, half))
+    assert per_decision([5, 5], [1.0, 2.0]) == (1.5, 0.0)
