@@ -3,7 +3,8 @@
 ``bench.train_moves collect``, collected at a table of the committed model).
 
 Each way keeps the committed trees as the prior that earlier labels made and adds what these
-labels say (:data:`WAYS`): trees boosted on top of it (the whole step or half of it), or the
+labels say (:data:`WAYS`): trees boosted on top of it (the whole step, half of it, or smaller
+trees, less apt to fit the labels' noise), or the
 committed model averaged with trees fitted to these labels alone. The deals are split into
 ``--folds`` folds by their group; each fold is held out in turn from fits to the others, so
 every deal is judged once. On a held-out decision the way's pick and the committed model's pick
@@ -34,6 +35,7 @@ Rows = Sequence[dict[str, Any]]
 WAYS: dict[str, Callable[[Rows], TreeModel]] = {
     "on top": lambda rows: fit(rows, start=COMMITTED),
     "on top, half step": lambda rows: fit(rows, start=COMMITTED, step=0.5),
+    "on top, depth 3": lambda rows: fit(rows, depth=3, start=COMMITTED),
     "blend 0.5": lambda rows: blended(COMMITTED, fit(rows), 0.5),
 }
 MARGINS = (0.0, 0.25, 0.5)
