@@ -605,3 +605,28 @@ def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
     assert held_out_gains(rows, base=shape, variant=shape, folds=3, jobs=2) == both
     with pytest.raises(ValueError):
         held_out_gains(rows, folds=0)
+
+
+def test_the_labels_room_is_read_by_kind_of_decision(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
+    """bench.label_room counts every labelled decision once under its kind, and the room is
+    the best allowed label at least two standard errors above the choice."""
+    import gzip
+
+    from bench.label_room import by_kind, sure_room, table
+
+    path = tmp_path / "labels.jsonl.gz"
+    path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
+    found = by_kind([path])
+    assert sum(kind.decisions for kind in found.values()) == len(record["decisions"])
+    for (where, choice), kind in found.items():
+        assert where in ("lead", "follow partner", "follow foe")
+        assert choice in ("pass", "play", "bomb")
+        assert where != "lead" or choice != "pass"  # a leader must play
+        assert 0 <= kind.changed <= kind.decisions and 0 <= kind.sure <= kind.decisions
+    assert len(table(found)) == 2 + len(found)
+    row = {"gains": [3.0, 5.0, 1.0, 9.0], "errors": [1.0, 3.0, 0.4, 1.0],
+           "allowed": [True, True, True, False]}
+    assert sure_room(row) == 3.0  # 5 is under 2 errors, 9 is not allowed
+    assert sure_room({**row, "gains": [-1.0, 0.0, 0.5, 9.0]}) == 0.0
