@@ -22,9 +22,9 @@ import argparse
 import multiprocessing
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench.train_bombs import held_out
 from bench.train_moves import DEPTH, TREES, fit, picked_gains, picks, read_labels
@@ -151,10 +151,12 @@ def with_side(position: Position, moves: Sequence[Combo | None]) -> list[tuple[f
 READERS = {"unseen": with_unseen, "side": with_side}
 
 
+Task = TypeVar("Task")
+Result = TypeVar("Result")
 #: a fit's trees and their depth
 Shape = tuple[int, int]
 #: the labelled decisions, read once before the folds' fits fork (so no fit pickles them)
-_ROWS: list[dict[str, Any]] = []
+ROWS: list[dict[str, Any]] = []
 #: a fold's fit: (decisions fitted, for each margin the label of the pick on each held-out
 #: decision and how many picks are not the heuristic's choice)
 FoldGains = tuple[int, dict[float, tuple[list[float], int]]]
@@ -184,7 +186,7 @@ def fold_gains(task: tuple[int, int, bool, int, int]) -> FoldGains:
     """Fold ``fold`` of ``folds`` fitted with ``trees`` trees of depth ``depth``, to the rows as
     read or (``extras`` off) to today's features alone, and judged on its held-out deals."""
     fold, folds, extras, trees, depth = task
-    train, held = split(_ROWS, folds, fold)
+    train, held = split(ROWS, folds, fold)
     if not extras:
         train, held = _todays_inputs_only(train), _todays_inputs_only(held)
     model = fit(train, trees=trees, depth=depth)
@@ -193,6 +195,22 @@ def fold_gains(task: tuple[int, int, bool, int, int]) -> FoldGains:
         chosen = picks(model, held, margin)
         found[margin] = picked_gains(held, chosen), sum(1 for pick in chosen if pick)
     return len(train), found
+
+
+def map_with_rows(
+    rows: Sequence[dict[str, Any]], work: Callable[[Task], Result], tasks: Sequence[Task],
+    jobs: int = 1,
+) -> list[Result]:
+    """``work`` over ``tasks``, ``jobs`` at a time, with ``rows`` in :data:`ROWS` for them
+    (set before the pool forks, so that no task pickles them)."""
+    ROWS[:] = rows
+    try:
+        if jobs > 1:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+                return pool.map(work, tasks)
+        return [work(task) for task in tasks]
+    finally:
+        ROWS.clear()
 
 
 def held_out_gains(
@@ -210,15 +228,7 @@ def held_out_gains(
         (fold, folds, extras, *(variant if extras else base))
         for extras in (False, True) for fold in range(folds)
     ]
-    _ROWS[:] = rows
-    try:
-        if jobs > 1:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-                results = pool.map(fold_gains, tasks)
-        else:
-            results = [fold_gains(task) for task in tasks]
-    finally:
-        _ROWS.clear()
+    results = map_with_rows(rows, fold_gains, tasks, jobs)
     both = {}
     for extras, fits in ((False, results[:folds]), (True, results[folds:])):
         found: dict[float, tuple[list[float], float]] = {}

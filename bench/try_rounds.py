@@ -18,7 +18,6 @@ matches is one whose difference is clearly above zero (``bench/results/tuning.md
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 from bench.train_bombs import blended
 from bench.train_moves import fit, picked_gains, picks, read_labels
-from bench.try_features import split
+from bench.try_features import ROWS, map_with_rows, split
 from bot.game.players.paowang_moves import COMMITTED
 from bot.game.players.trees import TreeModel
 
@@ -39,8 +38,6 @@ WAYS: dict[str, Callable[[Rows], TreeModel]] = {
     "blend 0.5": lambda rows: blended(COMMITTED, fit(rows), 0.5),
 }
 MARGINS = (0.0, 0.25, 0.5)
-#: the labelled decisions, read once before the folds' fits fork (so no fit pickles them)
-_ROWS: list[dict[str, Any]] = []
 #: one held-out decision: its deal's group, then for each margin the label of the way's pick
 #: and of the committed model's pick
 Judged = tuple[int, tuple[tuple[float, float], ...]]
@@ -66,7 +63,7 @@ def judge(model: TreeModel, held: Rows) -> list[Judged]:
 def fold_judged(task: tuple[str, int, int]) -> list[Judged]:
     """Way ``way`` fitted with fold ``fold`` of ``folds`` held out, and judged on it."""
     way, fold, folds = task
-    train, held = split(_ROWS, folds, fold)
+    train, held = split(ROWS, folds, fold)
     return judge(WAYS[way](train), held)
 
 
@@ -92,15 +89,7 @@ def try_ways(
     if folds < 2:
         raise ValueError(f"folds must be 2 or more, not {folds}")
     tasks = [(way, fold, folds) for way in ways for fold in range(folds)]
-    _ROWS[:] = rows
-    try:
-        if jobs > 1:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-                results = pool.map(fold_judged, tasks)
-        else:
-            results = [fold_judged(task) for task in tasks]
-    finally:
-        _ROWS.clear()
+    results = map_with_rows(rows, fold_judged, tasks, jobs)
     return {
         way: [judged for fold in results[index * folds:(index + 1) * folds] for judged in fold]
         for index, way in enumerate(ways)

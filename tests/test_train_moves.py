@@ -592,7 +592,7 @@ def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
     assert split(rows, 5, 0) == held_out(rows)  # --folds 5's first fold is the fifth
     shape = (5, 3)
     both = held_out_gains(rows, base=shape, variant=shape, folds=3)
-    try_features._ROWS[:] = rows
+    try_features.ROWS[:] = rows
     try:
         for extras in (False, True):
             folds = [fold_gains((fold, 3, extras, *shape)) for fold in range(3)]
@@ -600,7 +600,7 @@ def test_folds_judge_every_deal_once_in_fold_order_and_jobs_change_nothing(
                 assert gains == [gain for _, fold in folds for gain in fold[margin][0]]
             assert both[extras][0] == folds[0][0] == len(split(rows, 3, 0)[0])
     finally:
-        try_features._ROWS.clear()
+        try_features.ROWS.clear()
     assert len(both[True][1][0.0][0]) == len(rows)
     assert held_out_gains(rows, base=shape, variant=shape, folds=3, jobs=2) == both
     with pytest.raises(ValueError):
