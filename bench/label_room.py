@@ -22,7 +22,7 @@ from typing import Any
 
 from bench.train_moves import picked_gains, picks, read_labels
 from bot.game.common import Combo
-from bot.game.players.paowang_moves import COMMITTED, Position
+from bot.game.players.paowang_moves import COMMITTED, Position, inputs_of
 
 MARGIN = 0.25
 
@@ -40,12 +40,6 @@ def kind_of(move: Combo | None) -> str:
     if move is None:
         return "pass"
     return "bomb" if move.tier else "play"
-
-
-def tag(position: Position, moves: Sequence[Combo | None]) -> list[tuple[Any, ...]]:
-    """A reader for ``read_labels`` that reads each decision's kind instead of the trees'
-    inputs (the same for every move of it)."""
-    return [(situation(position), kind_of(moves[0]))] * (len(moves) - 1)
 
 
 @dataclass
@@ -68,12 +62,19 @@ def sure_room(row: dict[str, Any], z: float = 2.0) -> float:
 
 
 def by_kind(paths: Sequence[Path]) -> dict[tuple[str, str], Kind]:
-    rows = read_labels(paths)
-    kinds = [row["inputs"][0] for row in read_labels(paths, tag)]
+    """The decisions of ``paths`` (stored deals, each replayed once) counted by kind."""
+    kinds: list[tuple[str, str]] = []
+
+    def read(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
+        kinds.append((situation(position), kind_of(moves[0])))
+        return inputs_of(position, moves)
+
+    rows = read_labels(paths, read)
     chosen = picks(COMMITTED, rows, MARGIN)
     found: dict[tuple[str, str], Kind] = {}
+    # strict: the first rounds' files (inputs stored, nothing replayed) would leave no kinds
     for row, key, pick, gain in zip(rows, kinds, chosen, picked_gains(rows, chosen), strict=True):
-        kind = found.setdefault(tuple(key), Kind())
+        kind = found.setdefault(key, Kind())
         kind.decisions += 1
         kind.changed += bool(pick)
         kind.gain += gain

@@ -4,8 +4,8 @@
 
 Each way keeps the committed trees as the prior that earlier labels made and adds what these
 labels say (:data:`WAYS`): trees boosted on top of it (the whole step, half of it, or smaller
-trees, less apt to fit the labels' noise), or the
-committed model averaged with trees fitted to these labels alone. The deals are split into
+trees, less apt to fit the labels' noise), or the committed model averaged with trees fitted
+to these labels alone. The deals are split into
 ``--folds`` folds by their group; each fold is held out in turn from fits to the others, so
 every deal is judged once. On a held-out decision the way's pick and the committed model's pick
 are both read off the labels (what the pick gains over the heuristic's choice), so the two are
