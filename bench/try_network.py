@@ -19,21 +19,18 @@ whose difference is clearly above zero (``bench/results/tuning.md``, round 16).
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bench import try_rounds
-from bench.train_moves import read_labels
 from bot.game.cards import BIG_JOKER
 from bot.game.common import Combo
-from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES, Position, inputs_of
+from bot.game.players.paowang_moves import COMMITTED, Position, inputs_of
 
 #: the ranks a 刨王 deck holds (no 3s): 4 to 2, then the two jokers
 RANKS = tuple(range(4, BIG_JOKER + 1))
@@ -203,23 +200,10 @@ NETWORK_WAYS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.try_network", description=__doc__)
-    parser.add_argument("files", type=Path, nargs="+")
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--way", choices=tuple(NETWORK_WAYS), action="append", dest="ways",
-                        help="try only this way (again for more; default: every way)")
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args(argv)
-    rows = read_labels(args.files, with_cards)
-    assert len(rows[0]["inputs"][0]) == len(MOVE_FEATURES) + len(CARD_FEATURES)
-    # the pool forks after this, so every worker finds the network ways by name
-    try_rounds.WAYS.update(NETWORK_WAYS)
-    ways = args.ways or tuple(NETWORK_WAYS)
-    found = try_rounds.try_ways(rows, ways, args.folds, args.jobs)
-    deals = len({row["group"] for row in rows})
-    print(f"{len(rows)} decisions of {deals} deals, each held out once in {args.folds} folds")
-    print("\n".join(try_rounds.table(found)))
-    return 0
+    return try_rounds.main(
+        argv, prog="python -m bench.try_network", description=__doc__, ways=NETWORK_WAYS,
+        reader=with_cards,
+    )
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.train_bombs import blended
-from bench.train_moves import fit, picked_gains, picks, read_labels
+from bench.train_moves import Reader, fit, picked_gains, picks, read_labels
 from bench.try_features import ROWS, map_with_rows, split
-from bot.game.players.paowang_moves import COMMITTED
+from bot.game.players.paowang_moves import COMMITTED, inputs_of
 from bot.game.players.trees import TreeModel
 
 Rows = Sequence[dict[str, Any]]
@@ -117,16 +117,25 @@ def table(found: dict[str, list[Judged]]) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.try_rounds", description=__doc__)
+def main(
+    argv: Sequence[str] | None = None, *, prog: str = "python -m bench.try_rounds",
+    description: str | None = __doc__, ways: dict[str, Callable[[Rows], Any]] | None = None,
+    reader: Reader = inputs_of,
+) -> int:
+    """The command line; another trial (``bench.try_network``) passes its own ``ways`` and the
+    ``reader`` its ways read the decisions with."""
+    tried = WAYS if ways is None else ways
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--way", choices=tuple(WAYS), action="append", dest="ways",
+    parser.add_argument("--way", choices=tuple(tried), action="append", dest="ways",
                         help="try only this way (again for more; default: every way)")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    rows = read_labels(args.files)
-    found = try_ways(rows, args.ways or tuple(WAYS), args.folds, args.jobs)
+    rows = read_labels(args.files, reader)
+    # the folds' pool forks after this, so every worker finds the ways by name
+    WAYS.update(tried)
+    found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs)
     deals = len({row["group"] for row in rows})
     print(f"{len(rows)} decisions of {deals} deals, each held out once in {args.folds} folds")
     print("\n".join(table(found)))

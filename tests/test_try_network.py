@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from bench.try_network import CARD_FEATURES, RANKS, network_for, with_cards
+from bench.try_network import (
+    CARD_FEATURES,
+    NETWORK_WAYS,
+    RANKS,
+    main,
+    network_for,
+    with_cards,
+)
+from bench.try_rounds import MARGINS
 from bot.cli.simulate import new_game, next_actor
 from bot.game.players.base import legal_options, revealed_self
 from bot.game.players.decompose import counts_of
@@ -65,3 +76,19 @@ def test_the_network_learns_what_the_labels_follow() -> None:
     assert network_part == pytest.approx(
         0.5 * float(half.raw(np.asarray([high]))[0]), abs=1e-9
     )
+
+
+def test_the_command_judges_every_network_way_against_the_kept_trees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # labels in the first rounds' format (inputs stored), as wide as the card reader's rows
+    lines = [{**row, "deal": row["group"], "allowed": [True, True, True]}
+             for row in _rows(30, 0.1)]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main([str(path), "--folds", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "30 decisions of 30 deals, each held out once in 2 folds"
+    rows = [line for line in out if line.startswith("| network")]
+    assert len(rows) == len(NETWORK_WAYS) * len(MARGINS)
+    assert {line.split(" | ")[0][2:] for line in rows} == set(NETWORK_WAYS)
