@@ -134,8 +134,13 @@ def main(
     args = parser.parse_args(argv)
     rows = read_labels(args.files, reader)
     # the folds' pool forks after this, so every worker finds the ways by name
+    kept = dict(WAYS)
     WAYS.update(tried)
-    found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs)
+    try:
+        found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs)
+    finally:
+        WAYS.clear()
+        WAYS.update(kept)
     deals = len({row["group"] for row in rows})
     print(f"{len(rows)} decisions of {deals} deals, each held out once in {args.folds} folds")
     print("\n".join(table(found)))

@@ -16,7 +16,7 @@ from bench.try_network import (
     network_for,
     with_cards,
 )
-from bench.try_rounds import MARGINS
+from bench.try_rounds import MARGINS, WAYS
 from bot.cli.simulate import new_game, next_actor
 from bot.game.players.base import legal_options, revealed_self
 from bot.game.players.decompose import counts_of
@@ -92,3 +92,5 @@ def test_the_command_judges_every_network_way_against_the_kept_trees(
     rows = [line for line in out if line.startswith("| network")]
     assert len(rows) == len(NETWORK_WAYS) * len(MARGINS)
     assert {line.split(" | ")[0][2:] for line in rows} == set(NETWORK_WAYS)
+    # try_rounds' own ways are as they were
+    assert set(NETWORK_WAYS).isdisjoint(WAYS)
