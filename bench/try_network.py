@@ -29,7 +29,8 @@ import numpy as np
 
 from bench import try_rounds
 from bot.game.cards import BIG_JOKER
-from bot.game.common import Combo
+from bot.game.common import Combo, SeatView
+from bot.game.players.decompose import counts_of
 from bot.game.players.paowang_moves import COMMITTED, Position, inputs_of
 
 #: the ranks a 刨王 deck holds (no 3s): 4 to 2, then the two jokers
@@ -44,50 +45,48 @@ CARD_FEATURES = (
 Rows = Sequence[dict[str, Any]]
 
 
-def _ranks(cards: Sequence[int]) -> list[float]:
-    counts = [0.0] * len(RANKS)
-    for card in cards:
-        counts[(card >> 3) - RANKS[0]] += 1.0
-    return counts
+def _by_rank(counts: Sequence[int]) -> list[float]:
+    return [float(counts[rank]) for rank in RANKS]
 
 
-def _move_ranks(move: Combo | None) -> list[float]:
-    return _ranks(() if move is None else move.cards)
+def _played(move: Combo | None) -> list[float]:
+    return _by_rank(counts_of(() if move is None else move.cards))
 
 
-def card_features(position: Position) -> tuple[float, ...]:
-    """What every move of a decision shares: the hand, the unseen cards, the table, the
-    seats."""
-    view = position.view
+def _seats(view: SeatView) -> list[float]:
+    """Each other seat, to the right in turn: its cards, its side as known, whether it is out."""
     assert view.seat is not None
     seats = len(view.hand_sizes)
-    others: list[float] = []
+    read: list[float] = []
     for step in range(1, seats):
         seat = (view.seat + step) % seats
         size = view.hand_sizes[seat]
-        others += [
+        read += [
             size / 10, float(seat in view.partners), float(seat in view.opponents),
             float(size == 0),
         ]
-    on_table = () if view.on_table is None else view.on_table.cards
-    return (
-        *_ranks(view.hand),
-        *(float(position.unseen[rank]) for rank in RANKS),
-        *_ranks(on_table),
-        *others,
-    )
+    return read
 
 
 def with_cards(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
     """Today's inputs of each move but the first, then the cards (:data:`CARD_FEATURES`)."""
-    shared = card_features(position)
-    hand, unseen = shared[:len(RANKS)], shared[len(RANKS):2 * len(RANKS)]
-    table, seats = shared[2 * len(RANKS):3 * len(RANKS)], shared[3 * len(RANKS):]
-    choice = _move_ranks(moves[0])
+    view = position.view
+    hand, unseen = _by_rank(position.counts), _by_rank(position.unseen)
+    table = _played(view.on_table)
+    seats = _seats(view)
+    choice = _played(moves[0])
     return [
-        (*today, *hand, *unseen, *_move_ranks(move), *choice, *table, *seats)
+        (*today, *hand, *unseen, *_played(move), *choice, *table, *seats)
         for today, move in zip(inputs_of(position, moves), moves[1:], strict=True)
     ]
+
+
+def _forward(
+    x: np.ndarray, hidden: np.ndarray, hidden_bias: np.ndarray, out: np.ndarray, out_bias: float
+) -> np.ndarray:
+    """The network's scores of standardized inputs ``x``."""
+    result: np.ndarray = np.maximum(x @ hidden + hidden_bias, 0) @ out + out_bias
+    return result
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,10 @@ class Network:
     prior: bool = False
 
     def raw(self, inputs: np.ndarray) -> np.ndarray:
-        layer = np.maximum(((inputs - self.mean) / self.scale) @ self.hidden + self.hidden_bias, 0)
-        result: np.ndarray = layer @ self.out + self.out_bias
-        return result
+        return _forward(
+            (inputs - self.mean) / self.scale, self.hidden, self.hidden_bias, self.out,
+            self.out_bias,
+        )
 
     def expected_gain(self, inputs: Sequence[float]) -> float:
         score = self.step * float(self.raw(np.asarray(inputs, dtype=float)[None, :])[0])
@@ -168,7 +168,7 @@ def fit_network(
                 corrected = moments[index] / (1 - 0.9**steps)
                 spread = np.sqrt(squares[index] / (1 - 0.999**steps)) + 1e-8
                 weights[index] = weights[index] - RATE * corrected / spread
-        predicted = np.maximum(check_x @ weights[0] + weights[1], 0) @ weights[2] + weights[3][0]
+        predicted = _forward(check_x, weights[0], weights[1], weights[2], weights[3][0])
         loss = float(np.mean((predicted - check_y) ** 2))
         if loss < best_loss:
             best, best_loss, waited = [w.copy() for w in weights], loss, 0
