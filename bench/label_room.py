@@ -22,9 +22,7 @@ from typing import Any
 
 from bench.train_moves import picked_gains, picks, read_labels
 from bot.game.common import Combo
-from bot.game.players.paowang_moves import COMMITTED, Position, inputs_of
-
-MARGIN = 0.25
+from bot.game.players.paowang_moves import COMMITTED, MARGIN, Position, inputs_of
 
 
 def situation(position: Position) -> str:
