@@ -20,24 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.train_moves import picked_gains, picks, read_labels
+from bench.train_moves import kind_of, picked_gains, picks, read_labels, situation
 from bot.game.common import Combo
 from bot.game.players.paowang_moves import COMMITTED, MARGIN, Position, inputs_of
-
-
-def situation(position: Position) -> str:
-    """Leading, or following a trick a partner or a foe holds now."""
-    view = position.view
-    played = [seat for seat, combo in view.trick if combo is not None]
-    if not played:
-        return "lead"
-    return "follow partner" if played[-1] in view.partners else "follow foe"
-
-
-def kind_of(move: Combo | None) -> str:
-    if move is None:
-        return "pass"
-    return "bomb" if move.tier else "play"
 
 
 @dataclass
@@ -64,7 +49,7 @@ def by_kind(paths: Sequence[Path]) -> dict[tuple[str, str], Kind]:
     kinds: list[tuple[str, str]] = []
 
     def read(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
-        kinds.append((situation(position), kind_of(moves[0])))
+        kinds.append((situation(position.view), kind_of(moves[0])))
         return inputs_of(position, moves)
 
     rows = read_labels(paths, read)

@@ -89,14 +89,57 @@ LABEL_DIGITS = 5
 HEURISTIC = PaowangAI(tuning=POLICIES["heuristic"])
 
 
+#: the decisions ``collect --focus`` labels, as (situation, the heuristic's choice): where the
+#: labels of round 11's table saw room (``bench.label_room``; ``tuning.md``, 2026-12-06):
+#: answering a foe's trick with a play or a bomb, and leading; about half the decisions
+FOCUS = frozenset({
+    ("follow foe", "play"), ("follow foe", "bomb"), ("lead", "play"), ("lead", "bomb"),
+})
+
+
+def situation(view: SeatView) -> str:
+    """Leading, or following a trick a partner or a foe holds now."""
+    played = [seat for seat, combo in view.trick if combo is not None]
+    if not played:
+        return "lead"
+    return "follow partner" if played[-1] in view.partners else "follow foe"
+
+
+def kind_of(move: Combo | None) -> str:
+    if move is None:
+        return "pass"
+    return "bomb" if move.tier else "play"
+
+
+def model_shortlist(view: SeatView, moves: Sequence[Combo | None], keep: int) -> list[Combo | None]:
+    """The heuristic's choice (``moves[0]``) and the ``keep`` - 1 other moves the committed
+    trees expect most of (moves they may not take left out): the moves the bot would weigh,
+    so that labels spent on them say where it is wrong."""
+    position = position_of(view, counts_of(view.hand), cards_unseen(view), revealed_self(view))
+    expected = [
+        (COMMITTED.expected_gain(inputs), index)
+        for index, (move, inputs) in enumerate(
+            zip(moves[1:], inputs_of(position, moves), strict=True), start=1
+        )
+        if allowed(position, move)
+    ]
+    best = sorted(expected, key=lambda pair: (-pair[0], pair[1]))[: keep - 1]
+    return [moves[0], *(moves[index] for _, index in sorted(best, key=lambda pair: pair[1]))]
+
+
 def record_of_deal(
     deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
-    belief: int = 1,
+    belief: int = 1, focus: bool = False, keep: int = MOVES,
 ) -> dict[str, Any]:
     """One deal labelled, as it is stored: the deal's actions and, at every decision with a
     choice, the moves (their cards) with their labels. The trees' inputs are not stored: they
     are read again from a replay (:func:`expand`), so that a file stays small enough to keep
-    in the repository and new features can be tried on old labels without labelling again."""
+    in the repository and new features can be tried on old labels without labelling again.
+
+    ``focus``: only the decisions of :data:`FOCUS`; ``keep`` under :data:`MOVES`: only the
+    heuristic's choice and the committed trees' best ``keep`` - 1 moves
+    (:func:`model_shortlist`). Both spend the play-outs where the room is: several times the
+    decisions of those kinds for the same time."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
     tuning = POLICIES[policy]
     players = [AiPlayer(seat, paowang_tuning=tuning) for seat in range(game.seats)]
@@ -114,7 +157,12 @@ def record_of_deal(
         if not view.reveal_pending:
             choice = HEURISTIC.heuristic_choice(view)
             moves = candidates(view, choice, MOVES)
-            if len(moves) > 1 and not (choice is not None and len(choice.cards) == len(view.hand)):
+            last = choice is not None and len(choice.cards) == len(view.hand)
+            if focus and (situation(view), kind_of(choice)) not in FOCUS:
+                moves = moves[:1]
+            elif keep < len(moves) and not last:
+                moves = model_shortlist(view, moves, keep)
+            if len(moves) > 1 and not last:
                 scores = search.scores(view, moves)
                 if scores is not None:
                     gains, errors = [], []
@@ -132,7 +180,8 @@ def record_of_deal(
         actions.append(act(players[seat], game, seat, view))
     return {
         "deal": deal, "seed": seed, "samples": samples, "policy": policy, "rollout": rollout,
-        "belief": belief, "actions": actions, "decisions": decisions,
+        "belief": belief, **({"focus": True} if focus else {}),
+        **({"keep": keep} if keep < MOVES else {}), "actions": actions, "decisions": decisions,
     }
 
 
@@ -227,12 +276,15 @@ def collect(
     out: Path,
     first: int = 0,
     belief: int = 1,
+    focus: bool = False,
+    keep: int = MOVES,
 ) -> int:
     """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped,
     whose file holds the deals before it, in a second file), one line per deal
     (:func:`record_of_deal`); how many decisions."""
     work = functools.partial(
         _stored, seed=seed, samples=samples, policy=policy, rollout=rollout, belief=belief,
+        focus=focus, keep=keep,
     )
     return write_rows(
         work, deals, jobs, out, first, size=lambda record: len(record["decisions"])
@@ -252,6 +304,8 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
         f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
         f"--rollout {rows[0].get('rollout', 'heuristic')}"
         + (f" --belief {rows[0]['belief']}" if rows[0].get("belief", 1) > 1 else "")
+        + (" --focus" if rows[0].get("focus") else "")
+        + (f" --keep {rows[0]['keep']}" if "keep" in rows[0] else "")
         + (f" --first-deal {first}" if first else "")
         + f" --out {name}"
     )
@@ -376,6 +430,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--first-deal", type=int, default=0,
         help="start at this deal: continue a run that stopped (its file has the deals before)",
     )
+    gather.add_argument(
+        "--focus", action="store_true",
+        help="label only answers to a foe's trick with a play or a bomb, and leads",
+    )
+    gather.add_argument(
+        "--keep", type=int, default=MOVES,
+        help="label only the heuristic's choice and the committed model's best KEEP - 1 moves",
+    )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
@@ -414,9 +476,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.step == "collect":
+        if not 2 <= args.keep <= MOVES:
+            parser.error(f"--keep counts the moves labelled, the heuristic's too: 2 to {MOVES}")
         count = collect(
             args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out,
-            args.first_deal, args.belief,
+            args.first_deal, args.belief, args.focus, args.keep,
         )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0

@@ -15,19 +15,34 @@ from bench.search import SearchPlayer, z_score
 from bench.train_bombs import held_out
 from bench.train_moves import (
     DEAL_OFFSET,
+    FOCUS,
     POLICIES,
+    collected_by,
     expand,
     fit,
+    kind_of,
     picks,
     read_labels,
     record_of_deal,
+    redo,
+    situation,
     write,
 )
-from bot.cli.simulate import new_game, play_out
+from bot.cli.simulate import new_game, next_actor, play_out
 from bot.game import paowang
 from bot.game.common import IllegalPlay
 from bot.game.players import AiPlayer
-from bot.game.players.paowang_moves import MOVE_FEATURES, MOVES
+from bot.game.players.base import legal_options, revealed_self
+from bot.game.players.decompose import counts_of
+from bot.game.players.paowang_ai import cards_unseen
+from bot.game.players.paowang_moves import (
+    COMMITTED,
+    MOVE_FEATURES,
+    MOVES,
+    allowed,
+    inputs_of,
+    position_of,
+)
 from bot.game.players.trees import TreeModel
 
 
@@ -188,7 +203,6 @@ def test_a_stopped_labelling_run_continues_in_a_second_file(tmp_path: Path) -> N
     """write_rows from a first deal: the two files together hold every deal once, and the
     second one's made-with command says where it started."""
     from bench.train_bombs import write_rows
-    from bench.train_moves import collected_by
 
     assert write_rows(_rows_of, 3, 1, tmp_path / "a.jsonl") == 6
     assert write_rows(_rows_of, 5, 1, tmp_path / "b.jsonl", first=3) == 4
@@ -630,3 +644,51 @@ def test_the_labels_room_is_read_by_kind_of_decision(
            "allowed": [True, True, True, False]}
     assert sure_room(row) == 3.0  # 5 is under 2 errors, 9 is not allowed
     assert sure_room({**row, "gains": [-1.0, 0.0, 0.5, 9.0]}) == 0.0
+
+
+
+def test_a_focused_run_labels_only_the_kinds_with_room_and_the_models_shortlist(
+    record: dict[str, Any],
+) -> None:
+    """``collect --focus --keep 3`` on the same deal: the same game (the table plays as it
+    did), labelled only at answers to a foe's trick with a play or a bomb and at leads, each
+    with the heuristic's choice and at most two more moves, the ones of the full run's that the
+    committed trees expect most of; the made-with command says so."""
+    focused = record_of_deal(
+        record["deal"], seed=29, samples=2, policy="model", focus=True, keep=3
+    )
+    assert focused["actions"] == record["actions"]
+    full = {decision["step"]: decision for decision in record["decisions"]}
+    assert 0 < len(focused["decisions"]) < len(record["decisions"]) * 0.8
+    game = new_game("paowang", 29 * 1_000_003 + DEAL_OFFSET + record["deal"])
+    done = 0
+    for decision in focused["decisions"]:
+        while done < decision["step"]:
+            redo(game, record["actions"][done])
+            done += 1
+        view = game.view(next_actor(game))
+        options = {tuple(sorted(int(card) for card in combo.cards)): combo
+                   for combo in legal_options(view)}
+        every = [None if cards is None else options[tuple(cards)]
+                 for cards in full[decision["step"]]["moves"]]
+        assert decision["moves"][0] == full[decision["step"]]["moves"][0]
+        assert (situation(view), kind_of(every[0])) in FOCUS
+        assert 2 <= len(decision["moves"]) <= 3
+        position = position_of(
+            view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
+        )
+        expected = {
+            str(cards): COMMITTED.expected_gain(inputs)
+            for cards, move, inputs in zip(
+                full[decision["step"]]["moves"][1:], every[1:], inputs_of(position, every),
+                strict=True,
+            )
+            if allowed(position, move)
+        }
+        kept = [expected[str(cards)] for cards in decision["moves"][1:]]
+        left = [gain for cards, gain in expected.items()
+                if cards not in map(str, decision["moves"][1:])]
+        assert min(kept) >= max(left, default=-math.inf)
+    rows = expand(focused)
+    assert len(rows) == len(focused["decisions"])
+    assert "--rollout heuristic --focus --keep 3 --first-deal" in collected_by("f.jsonl.gz", rows)
