@@ -12,7 +12,10 @@ deals that agree with what the seat has seen and plays every move out on the sam
 the heuristic in every seat afterwards (:meth:`bench.search.SearchPlayer.scores`; ``--rollout
 model`` plays them out with the model, about five times slower; ``--belief N`` draws N agreeing
 deals for each sample and keeps one by how likely the others' actions so far were in it, as
-``bench.train_bombs`` does). A move's label is what it scored over the heuristic's choice, in
+``bench.train_bombs`` does; ``--focus`` labels only the kinds of decision where the room is,
+:data:`FOCUS`, and ``--keep 3`` only the heuristic's choice and the committed trees' best two
+moves, for several times the decisions of those kinds an hour). A move's label is what it
+scored over the heuristic's choice, in
 points for the seat, averaged over the samples, with its standard error. One JSON line per deal
 (:func:`record_of_deal`): the deal's actions, and at each decision the moves' cards and labels,
 not the trees' inputs: ``fit`` replays the deal and reads them with today's features
