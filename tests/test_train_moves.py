@@ -692,3 +692,15 @@ def test_a_focused_run_labels_only_the_kinds_with_room_and_the_models_shortlist(
     rows = expand(focused)
     assert len(rows) == len(focused["decisions"])
     assert "--rollout heuristic --focus --keep 3 --first-deal" in collected_by("f.jsonl.gz", rows)
+
+
+@pytest.mark.parametrize("keep", ["1", str(MOVES + 1)])
+def test_collect_refuses_a_shortlist_without_a_move_to_compare(
+    keep: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench.train_moves import main
+
+    with pytest.raises(SystemExit):
+        main(["collect", "--deals", "1", "--keep", keep, "--out", str(tmp_path / "x.jsonl")])
+    assert "--keep counts the moves labelled" in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
