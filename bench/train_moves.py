@@ -114,11 +114,16 @@ def kind_of(move: Combo | None) -> str:
     return "bomb" if move.tier else "play"
 
 
+def position_at(view: SeatView) -> Position:
+    """The position the move model reads for the seat whose view is ``view``."""
+    return position_of(view, counts_of(view.hand), cards_unseen(view), revealed_self(view))
+
+
 def model_shortlist(view: SeatView, moves: Sequence[Combo | None], keep: int) -> list[Combo | None]:
     """The heuristic's choice (``moves[0]``) and the ``keep`` - 1 other moves the committed
     trees expect most of (moves they may not take left out): the moves the bot would weigh,
     so that labels spent on them say where it is wrong."""
-    position = position_of(view, counts_of(view.hand), cards_unseen(view), revealed_self(view))
+    position = position_at(view)
     expected = [
         (COMMITTED.expected_gain(inputs), index)
         for index, (move, inputs) in enumerate(
@@ -244,9 +249,7 @@ def expand(record: dict[str, Any], read: Reader = inputs_of) -> list[dict[str, A
             raise ValueError(f"deal {record['deal']}: the replay left the labelled game")
         options = {tuple(cards_of(combo) or ()): combo for combo in legal_options(view)}
         moves = [None if cards is None else options[tuple(cards)] for cards in decision["moves"]]
-        position = position_of(
-            view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
-        )
+        position = position_at(view)
         rows.append({
             **meta,
             "inputs": read(position, moves),

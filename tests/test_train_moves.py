@@ -17,11 +17,13 @@ from bench.train_moves import (
     DEAL_OFFSET,
     FOCUS,
     POLICIES,
+    cards_of,
     collected_by,
     expand,
     fit,
     kind_of,
     picks,
+    position_at,
     read_labels,
     record_of_deal,
     redo,
@@ -32,16 +34,13 @@ from bot.cli.simulate import new_game, next_actor, play_out
 from bot.game import paowang
 from bot.game.common import IllegalPlay
 from bot.game.players import AiPlayer
-from bot.game.players.base import legal_options, revealed_self
-from bot.game.players.decompose import counts_of
-from bot.game.players.paowang_ai import cards_unseen
+from bot.game.players.base import legal_options
 from bot.game.players.paowang_moves import (
     COMMITTED,
     MOVE_FEATURES,
     MOVES,
     allowed,
     inputs_of,
-    position_of,
 )
 from bot.game.players.trees import TreeModel
 
@@ -646,7 +645,6 @@ def test_the_labels_room_is_read_by_kind_of_decision(
     assert sure_room({**row, "gains": [-1.0, 0.0, 0.5, 9.0]}) == 0.0
 
 
-
 def test_a_focused_run_labels_only_the_kinds_with_room_and_the_models_shortlist(
     record: dict[str, Any],
 ) -> None:
@@ -667,16 +665,13 @@ def test_a_focused_run_labels_only_the_kinds_with_room_and_the_models_shortlist(
             redo(game, record["actions"][done])
             done += 1
         view = game.view(next_actor(game))
-        options = {tuple(sorted(int(card) for card in combo.cards)): combo
-                   for combo in legal_options(view)}
+        options = {tuple(cards_of(combo) or ()): combo for combo in legal_options(view)}
         every = [None if cards is None else options[tuple(cards)]
                  for cards in full[decision["step"]]["moves"]]
         assert decision["moves"][0] == full[decision["step"]]["moves"][0]
         assert (situation(view), kind_of(every[0])) in FOCUS
         assert 2 <= len(decision["moves"]) <= 3
-        position = position_of(
-            view, counts_of(view.hand), cards_unseen(view), revealed_self(view)
-        )
+        position = position_at(view)
         expected = {
             str(cards): COMMITTED.expected_gain(inputs)
             for cards, move, inputs in zip(
