@@ -169,11 +169,16 @@ def run_match(
     jobs: int = 1,
     progress: Callable[[DealOutcome], None] | None = None,
     baseline: Factory = ai_factory,
+    only: Sequence[int] | None = None,
 ) -> MatchReport:
+    """The match on deals ``0 .. deals - 1``, or on the deals ``only`` (a match resumed, or
+    spread over several runs: a deal's cards and seats depend on its number and the seed
+    alone, so the parts are one match)."""
     start = time.perf_counter()
+    numbers = range(deals) if only is None else only
     outcomes: list[DealOutcome] = []
     if jobs <= 1:
-        for deal in range(deals):
+        for deal in numbers:
             outcomes.append(play_deal(variant, deal, factory, seed, baseline))
             if progress:
                 progress(outcomes[-1])
@@ -181,7 +186,7 @@ def run_match(
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
                 pool.submit(play_deal, variant, deal, factory, seed, baseline)
-                for deal in range(deals)
+                for deal in numbers
             ]
             for future in futures:
                 outcomes.append(future.result())
@@ -193,7 +198,7 @@ def run_match(
     return MatchReport(
         variant=variant,
         title=title,
-        deals=deals,
+        deals=len(outcomes),
         seat_games=sum(outcome.seat_games for outcome in outcomes),
         mean=mean,
         ci95=ci,

@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import match_record
 from bench.search_match import SearchBudget, run_match, search_factory
+from bot.cli.simulate import mean_ci95
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
 from bot.game.players.lookahead import look_ahead
@@ -172,20 +174,49 @@ def lookahead_factory(name: str) -> Any:
 def compare_models(
     tried: str, against: str, deals: int, seed: int, jobs: int,
     factory_of: Callable[[str], Any] = lambda name: tuned_factory(move_tuning(name)),
-    variant: str = "paowang",
+    variant: str = "paowang", record: Path | None = None,
 ) -> None:
     """A round of expert iteration against the one before, both ways: the tried model in two
     seats among three of the other, and the other among the tried. In 双扣 one way says it
-    all: a partnership of each, on the same deals from both sides."""
+    all: a partnership of each, on the same deals from both sides.
+
+    With ``record``, each deal's outcome is kept there (:mod:`bench.match_record`) and a run
+    plays only the deals of ``0 .. deals - 1`` the record does not have yet: a long match is
+    spread over runs by raising ``deals``, and a stopped run is taken up where it stopped."""
     ways = [(tried, against)] if variant == "shuangkou" else [(tried, against), (against, tried)]
     for one, other in ways:
-        report = run_match(
-            variant, deals, factory_of(one), title=one, seed=seed, jobs=jobs,
-            baseline=factory_of(other),
+        title = f"{one} among {other}"
+        if record is None:
+            report = run_match(
+                variant, deals, factory_of(one), title=one, seed=seed, jobs=jobs,
+                baseline=factory_of(other),
+            )
+            print(
+                f"{title}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
+                f"({report.deals} deals, seed {seed}, {report.seconds:.0f} s)",
+                flush=True,
+            )
+            continue
+        key = match_record.MatchKey(title, variant, seed, match_record.version_of((one, other)))
+        before = match_record.read(record, key)
+        missing = [deal for deal in range(deals) if deal not in before.gains]
+        with match_record.open_to_append(record) as out:
+            report = run_match(
+                variant, deals, factory_of(one), title=one, seed=seed, jobs=jobs,
+                baseline=factory_of(other), only=missing,
+                progress=functools.partial(match_record.write, out, key),
+            )
+        played = match_record.read(record, key)
+        gains = [played.gains[deal] for deal in range(deals) if deal in played.gains]
+        mean, ci95 = mean_ci95(gains)
+        left_out = (
+            f"; {played.other_versions} lines of another version left out"
+            if played.other_versions else ""
         )
         print(
-            f"{one} among {other}: {report.mean:+.3f} [{report.low:+.3f}, {report.high:+.3f}] "
-            f"({report.deals} deals, seed {seed}, {report.seconds:.0f} s)",
+            f"{title}: {mean:+.3f} [{mean - ci95:+.3f}, {mean + ci95:+.3f}] ({len(gains)} deals, "
+            f"{report.deals} of them this run in {report.seconds:.0f} s, seed {seed}, version "
+            f"{key.version}{left_out})",
             flush=True,
         )
 
@@ -264,6 +295,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --yardstick: the table's move model (heuristic, committed or a file "
         "written by bench.train_moves)",
     )
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE",
+        help="with --moves, --bombs, --reveal, --lookahead or --shuangkou: keep each deal's "
+        "outcome in FILE (JSON lines) and play only the deals it lacks, so that a long match "
+        "is spread over runs (raise --deals) and a stopped run is taken up again",
+    )
     args = parser.parse_args(argv)
     if args.yardstick:
         yardstick(
@@ -272,29 +309,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 0
     if args.moves:
-        compare_models(*args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        compare_models(
+            *args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record
+        )
         return 0
     if args.bombs:
         compare_models(
-            *args.bombs, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            *args.bombs, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
             factory_of=lambda name: tuned_factory(bomb_tuning(name)),
         )
         return 0
     if args.reveal:
         compare_models(
-            *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
             factory_of=lambda name: tuned_factory(reveal_tuning(name)),
         )
         return 0
     if args.lookahead:
         compare_models(
-            *args.lookahead, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            *args.lookahead, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
             factory_of=lookahead_factory,
         )
         return 0
     if args.shuangkou:
         compare_models(
-            *args.shuangkou, deals=args.deals, seed=args.seed, jobs=args.jobs,
+            *args.shuangkou, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
             factory_of=shuangkou_factory, variant="shuangkou",
         )
         return 0
