@@ -17,7 +17,6 @@ under any load. 亮王 is left to the bot's AI: the search decides plays and pas
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import time
@@ -25,7 +24,15 @@ import time
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer
 from bot.game.players.base import Player
-from bot.game.players.sampling import act, believe, candidates, clone, determinize, finish
+from bot.game.players.sampling import (
+    act,
+    believe,
+    candidates,
+    clone,
+    determinize,
+    finish,
+    z_score,
+)
 
 
 class SearchPlayer:
@@ -108,13 +115,3 @@ class SearchPlayer:
                 self.rollouts += 1
             rows.append(row)
         return rows
-
-
-def z_score(differences: list[float]) -> float:
-    """The mean of paired differences over its standard error (inf when they all agree and
-    gain; 0 when they are all zero)."""
-    mean = statistics.fmean(differences)
-    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
-    if spread == 0.0:
-        return math.inf if mean > 0 else 0.0
-    return mean / (spread / math.sqrt(len(differences)))

@@ -138,11 +138,15 @@ class LookaheadPlayer(AiPlayer):
     """The AI with 刨王's look-ahead at another budget: ``cards`` left or fewer (0: never),
     ``samples`` deals (what ``lookahead.CARDS_LEFT`` and ``SAMPLES`` set for the bot), the
     deals played out by the AI without its look-ahead, or with ``fast`` play-outs also
-    without its learned moves (the previous round's AI: about half the cost a play-out)."""
+    without its learned moves (the previous round's AI: about half the cost a play-out);
+    a move other than the AI's taken only ``sure`` standard errors ahead (``lookahead.SURE``
+    if None)."""
 
-    def __init__(self, seat: int, cards: int, samples: int, fast: bool = False) -> None:
+    def __init__(
+        self, seat: int, cards: int, samples: int, fast: bool = False, sure: float | None = None
+    ) -> None:
         super().__init__(seat, lookahead=False)
-        self.cards, self.samples = cards, samples
+        self.cards, self.samples, self.sure = cards, samples, sure
         tuning = Tuning(learned_moves=False) if fast else None
         self._playouts = AiPlayer(seat, lookahead=False, paowang_tuning=tuning)
 
@@ -152,23 +156,33 @@ class LookaheadPlayer(AiPlayer):
             return choice
         player = self._for(view.variant)
         return look_ahead(
-            view, choice, self._playouts, lambda move: player.may_play(view, move), self.samples
+            view, choice, self._playouts, lambda move: player.may_play(view, move), self.samples,
+            self.sure,
         )
 
 
-def _lookahead_player(cards: int, samples: int, fast: bool, seat: int, seed: int) -> Player:
-    return LookaheadPlayer(seat, cards, samples, fast)
+def _lookahead_player(
+    cards: int, samples: int, fast: bool, sure: float | None, seat: int, seed: int
+) -> Player:
+    return LookaheadPlayer(seat, cards, samples, fast, sure)
 
 
 def lookahead_factory(name: str) -> Any:
     """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``25/4``),
-    ``CARDS/SAMPLES/fast`` for play-outs without the learned moves."""
+    ``CARDS/SAMPLES/fast`` for play-outs without the learned moves, and a last ``/zZ`` (e.g.
+    ``25/8/fast/z1.5``) to leave the AI's choice only for a gain ``Z`` standard errors sure."""
     if name == "off":
-        return functools.partial(_lookahead_player, 0, 0, False)
+        return functools.partial(_lookahead_player, 0, 0, False, None)
     cards, samples, *how = name.split("/")
+    sure = None
+    if how and how[-1].startswith("z"):
+        try:
+            sure = float(how.pop()[1:])
+        except ValueError:
+            raise ValueError(f"not a look-ahead budget: {name!r}") from None
     if how not in ([], ["fast"]):
         raise ValueError(f"not a look-ahead budget: {name!r}")
-    return functools.partial(_lookahead_player, int(cards), int(samples), how == ["fast"])
+    return functools.partial(_lookahead_player, int(cards), int(samples), how == ["fast"], sure)
 
 
 def compare_models(

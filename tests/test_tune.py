@@ -117,3 +117,13 @@ def test_the_second_yardstick_can_be_built_on_the_previous_rounds_move_model(
     on_file, both_title = search_seats("paowang", both, path)
     assert on_file(0, 1).rollout._paowang_tuning.move_model == model  # type: ignore[attr-defined]
     assert both_title == title
+
+
+def test_a_look_ahead_budget_can_ask_for_a_sure_gain() -> None:
+    sure = lookahead_factory("25/8/fast/z1.5")(1, 0)
+    assert (sure.cards, sure.samples, sure.sure) == (25, 8, 1.5)
+    assert not sure._playouts._paowang_tuning.learned_moves
+    assert lookahead_factory("25/8")(1, 0).sure is None  # the bot's lookahead.SURE
+    for bad in ("25/8/zz", "25/8/z1/fast"):
+        with pytest.raises(ValueError, match="not a look-ahead budget"):
+            lookahead_factory(bad)

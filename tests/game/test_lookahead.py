@@ -207,3 +207,21 @@ def test_the_look_ahead_never_overtakes_the_partner_without_a_reason() -> None:
             decide(players[seat], game, seat)
     assert over_partner >= 40
     assert unreasoned_free >= 1, "no position where the limit matters: widen the sweep"
+
+
+def test_the_look_takes_a_move_for_its_mean_gain_and_with_a_z_rule_only_for_a_sure_one() -> None:
+    """Rows are deals, columns moves (the AI's own choice first). At ``sure`` 0 the best mean
+    wins, the earliest on a tie, and only if strictly better than the first: the look as it
+    was. With a z rule, a gain that one lucky deal makes is not enough."""
+    from bot.game.players.lookahead import _best
+
+    lucky = [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 12.0, 1.0]]
+    assert _best(lucky, 0.0) == 1  # +3 a deal on average, all of it from one deal
+    assert _best(lucky, 2.0) == 2  # +1 on every deal: sure (z infinite)
+    assert _best(lucky, 1.5) == 2  # the lucky move's z is 1.0 only: 3 / (6 / 2)
+    assert _best(lucky, 1.0) == 1
+    assert _best([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], 0.0) == 0  # no move better: the AI's
+    assert _best([[0.0, 2.0, 2.0], [0.0, 1.0, 1.0]], 0.0) == 1  # a tie: the earliest
+    worse_then_better = [[4.0, 0.0], [0.0, 6.0], [0.0, 6.0]]
+    assert _best(worse_then_better, 0.0) == 1 and _best(worse_then_better, 2.0) == 0
+

@@ -21,7 +21,7 @@ from typing import Final
 
 from bot.game.common import Combo, SeatView
 from bot.game.players.base import Player
-from bot.game.players.sampling import act, candidates, clone, determinize, finish
+from bot.game.players.sampling import act, candidates, clone, determinize, finish, z_score
 
 #: look ahead once the hands hold this many cards or fewer, all seats together. In 刨王 a
 #: sample's sides are a guess for every seat that has not revealed, yet with today's AI in
@@ -38,6 +38,10 @@ SAMPLES: Final = {"shuangkou": 6, "paowang": 8}
 LEARNED_MOVES_IN_PLAYOUTS: Final = False
 #: moves compared in each
 MOVES: Final = 5
+#: how sure a move's gain over the AI's own choice must be for the look to take it: the
+#: paired differences' mean over its standard error, deal by deal (the search yardstick's
+#: rule, at 2 there); 0 takes any move whose total is strictly better
+SURE: Final = {"shuangkou": 0.0, "paowang": 0.0}
 
 
 def view_seed(view: SeatView) -> int:
@@ -61,25 +65,40 @@ def worth_looking(view: SeatView) -> bool:
 def look_ahead(
     view: SeatView, first: Combo | None, heuristic: Player,
     allowed: Callable[[Combo | None], bool] = lambda move: True, samples: int | None = None,
+    sure: float | None = None,
 ) -> Combo | None:
     """The best of the sensible moves by a small search; ``first`` (the heuristic's own
-    choice) unless another move scored strictly better. Only moves ``allowed`` are tried:
-    a play-out's score is no reason to overtake a partner the player could state.
-    ``samples``: deals tried, if not the variant's :data:`SAMPLES`."""
+    choice) unless another move scored better, by at least ``sure`` (the variant's
+    :data:`SURE` if not given) standard errors of its paired differences. Only moves
+    ``allowed`` are tried: a play-out's score is no reason to overtake a partner the player
+    could state. ``samples``: deals tried, if not the variant's :data:`SAMPLES`."""
     moves = [m for m in candidates(view, first, MOVES) if m is first or allowed(m)]
     if len(moves) == 1:
         return first
     assert view.seat is not None
     rng = random.Random(view_seed(view))
-    totals = [0.0] * len(moves)
+    scores: list[list[float]] = []  # a deal's score of each move, for the seat
     for _ in range(SAMPLES[view.variant] if samples is None else samples):
         found = determinize(view, rng)
         if found is None:
             return first
         _, position = found
-        for index, move in enumerate(moves):
+        row = []
+        for move in moves:
             game = clone(position)
             act(game, view.seat, move)
-            totals[index] += finish(game, heuristic)[view.seat]
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-    return moves[best]
+            row.append(float(finish(game, heuristic)[view.seat]))
+        scores.append(row)
+    return moves[_best(scores, SURE.get(view.variant, 0.0) if sure is None else sure)]
+
+
+def _best(scores: list[list[float]], sure: float) -> int:
+    """The move with the largest mean gain over the first (the first when none gains), the
+    earliest on a tie; a gain counts only if its z is ``sure`` or more."""
+    best, best_gain = 0, 0.0
+    for index in range(1, len(scores[0])):
+        differences = [row[index] - row[0] for row in scores]
+        gain = sum(differences) / len(differences)
+        if gain > best_gain and (sure <= 0 or z_score(differences) >= sure):
+            best, best_gain = index, gain
+    return best

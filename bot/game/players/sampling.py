@@ -11,7 +11,9 @@ position of the decision, in a game the seat could not tell from the real one.
 from __future__ import annotations
 
 import copy
+import math
 import random
+import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,7 +25,7 @@ from bot.game.players.base import Player, legal_options, play_order_key
 
 __all__ = [
     "Sample", "act", "believe", "candidates", "clone", "deal_at_reveal", "determinize", "finish",
-    "likelihood", "pick", "replay", "same_play",
+    "likelihood", "pick", "replay", "same_play", "z_score",
 ]
 
 #: a game never lasts longer than this many actions (a guard against a bug)
@@ -302,3 +304,13 @@ def finish(game: Any, player: Player) -> tuple[int, ...]:
         else:
             act(game, seat, player.choose(view))
     raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
+
+
+def z_score(differences: list[float]) -> float:
+    """The mean of paired differences over its standard error (inf when they all agree and
+    gain; 0 when they are all zero)."""
+    mean = statistics.fmean(differences)
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    if spread == 0.0:
+        return math.inf if mean > 0 else 0.0
+    return mean / (spread / math.sqrt(len(differences)))
