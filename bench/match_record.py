@@ -12,6 +12,7 @@ mixed in, since a match is one pair of players on one set of deals.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from collections.abc import Iterable
@@ -22,20 +23,22 @@ from typing import TextIO
 from bench.search_match import DealOutcome
 
 ROOT = Path(__file__).resolve().parent.parent
-#: what decides a deal's outcome besides the players' names
+#: what decides a deal's outcome besides the model files a match names: the engine and the AI,
+#: the simulator, the paired match, and what ``bench.tune`` makes of a player's name
 CODE: tuple[Path, ...] = (
     ROOT / "bot" / "game",
     ROOT / "bot" / "cli" / "simulate.py",
     ROOT / "bench" / "search_match.py",
+    ROOT / "bench" / "tune.py",
 )
 
 
 @dataclass(frozen=True, slots=True)
 class MatchKey:
-    match: str
+    match: str  # what is compared and who plays: "moves: file:1a2b… among committed"
     variant: str
     seed: int
-    version: str
+    version: str  # :func:`version_of` the code
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,28 +52,36 @@ class Recorded:
     damaged: int
 
 
-def version_of(names: Iterable[str], code: Iterable[Path] = CODE) -> str:
-    """A digest of the code under ``code`` and of each name that is a file (a model): its
-    content, wherever it lies; a name that is not a file (``committed``) counts as itself."""
+def player_label(name: str) -> str:
+    """A player's name as a record keeps it: a model file by its content, wherever it lies
+    (``file:`` and the start of its sha256), any other name (``committed``) as itself."""
+    path = Path(name)
+    if path.is_file():
+        return "file:" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return name
+
+
+def version_of(code: Iterable[Path] = CODE) -> str:
+    """A digest of the Python code under ``code``, read as syntax trees: a comment or a
+    line's layout changes nothing, so a long match survives them."""
     digest = hashlib.sha256()
     for root in code:
         files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
         for path in files:
             where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else Path(path.name)
             digest.update(where.as_posix().encode())
-            digest.update(path.read_bytes())
-    for name in names:
-        path = Path(name)
-        digest.update(b"file:" + path.read_bytes() if path.is_file() else b"name:" + name.encode())
+            digest.update(ast.dump(ast.parse(path.read_bytes())).encode())
     return digest.hexdigest()[:16]
 
 
 def read(path: Path, key: MatchKey) -> Recorded:
+    """The deals of ``key``'s match in the record at ``path`` (none if there is no record)."""
     gains: dict[int, float] = {}
     other_versions = damaged = 0
     if not path.exists():
         return Recorded(gains, 0, 0)
-    with path.open(encoding="utf-8") as lines:
+    # a line cut short may end inside a character: it is then damaged, not the whole record
+    with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
             try:
                 entry = json.loads(line)
@@ -93,13 +104,14 @@ def read(path: Path, key: MatchKey) -> Recorded:
 def write(out: TextIO, key: MatchKey, outcome: DealOutcome) -> None:
     """One deal's line, flushed at once: a run stopped later keeps it."""
     entry = {**asdict(key), "deal": outcome.deal, "gain": outcome.gain}
-    out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    out.write(json.dumps(entry) + "\n")  # ASCII: a line cut short cuts no character
     out.flush()
 
 
 def open_to_append(path: Path) -> TextIO:
     """The record, to add lines to: a line cut short by a stopped run is ended first, so that
     the next line is not lost with it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     cut_short = False
     if path.exists() and path.stat().st_size:
         with path.open("rb") as existing:

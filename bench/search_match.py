@@ -22,7 +22,7 @@ import itertools
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from bench.search import SearchPlayer
@@ -188,7 +188,8 @@ def run_match(
                 pool.submit(play_deal, variant, deal, factory, seed, baseline)
                 for deal in numbers
             ]
-            for future in futures:
+            # as each ends, not in order: a run stopped early has told of every deal it played
+            for future in as_completed(futures):
                 outcomes.append(future.result())
                 if progress:
                     progress(outcomes[-1])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import math
 import runpy
 import sys
 from collections.abc import Callable, Sequence
@@ -179,7 +180,9 @@ def lookahead_factory(name: str) -> Any:
         try:
             sure = float(how.pop()[1:])
         except ValueError:
-            raise ValueError(f"not a look-ahead budget: {name!r}") from None
+            sure = math.nan
+        if not 0 <= sure < math.inf:
+            raise ValueError(f"not a look-ahead budget: {name!r}")
     if how not in ([], ["fast"]):
         raise ValueError(f"not a look-ahead budget: {name!r}")
     return functools.partial(_lookahead_player, int(cards), int(samples), how == ["fast"], sure)
@@ -188,16 +191,21 @@ def lookahead_factory(name: str) -> Any:
 def compare_models(
     tried: str, against: str, deals: int, seed: int, jobs: int,
     factory_of: Callable[[str], Any] = lambda name: tuned_factory(move_tuning(name)),
-    variant: str = "paowang", record: Path | None = None,
+    variant: str = "paowang", record: Path | None = None, kind: str = "moves",
+    one_way: bool = False,
 ) -> None:
     """A round of expert iteration against the one before, both ways: the tried model in two
-    seats among three of the other, and the other among the tried. In 双扣 one way says it
-    all: a partnership of each, on the same deals from both sides.
+    seats among three of the other, and the other among the tried (``one_way``: the first
+    only, to screen). In 双扣 one way says it all: a partnership of each, on the same deals
+    from both sides.
 
-    With ``record``, each deal's outcome is kept there (:mod:`bench.match_record`) and a run
-    plays only the deals of ``0 .. deals - 1`` the record does not have yet: a long match is
-    spread over runs by raising ``deals``, and a stopped run is taken up where it stopped."""
-    ways = [(tried, against)] if variant == "shuangkou" else [(tried, against), (against, tried)]
+    With ``record``, each deal's outcome is kept there (:mod:`bench.match_record`, under
+    ``kind``, what is compared) and a run plays only the deals of ``0 .. deals - 1`` the
+    record does not have yet: a long match is spread over runs by raising ``deals``, and a
+    stopped run is taken up where it stopped."""
+    both = variant != "shuangkou" and not one_way
+    ways = [(tried, against), (against, tried)] if both else [(tried, against)]
+    version = match_record.version_of() if record is not None else ""
     for one, other in ways:
         title = f"{one} among {other}"
         if record is None:
@@ -211,7 +219,8 @@ def compare_models(
                 flush=True,
             )
             continue
-        key = match_record.MatchKey(title, variant, seed, match_record.version_of((one, other)))
+        players = f"{match_record.player_label(one)} among {match_record.player_label(other)}"
+        key = match_record.MatchKey(f"{kind}: {players}", variant, seed, version)
         before = match_record.read(record, key)
         missing = [deal for deal in range(deals) if deal not in before.gains]
         with match_record.open_to_append(record) as out:
@@ -223,14 +232,17 @@ def compare_models(
         played = match_record.read(record, key)
         gains = [played.gains[deal] for deal in range(deals) if deal in played.gains]
         mean, ci95 = mean_ci95(gains)
-        left_out = (
-            f"; {played.other_versions} lines of another version left out"
-            if played.other_versions else ""
+        left_out = "".join(
+            f"; {count} {what} left out"
+            for count, what in (
+                (played.other_versions, "lines of other code"), (played.damaged, "damaged lines")
+            )
+            if count
         )
         print(
             f"{title}: {mean:+.3f} [{mean - ci95:+.3f}, {mean + ci95:+.3f}] ({len(gains)} deals, "
-            f"{report.deals} of them this run in {report.seconds:.0f} s, seed {seed}, version "
-            f"{key.version}{left_out})",
+            f"{report.deals} of them this run in {report.seconds:.0f} s, seed {seed}, code "
+            f"{version}{left_out})",
             flush=True,
         )
 
@@ -315,6 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "outcome in FILE (JSON lines) and play only the deals it lacks, so that a long match "
         "is spread over runs (raise --deals) and a stopped run is taken up again",
     )
+    parser.add_argument(
+        "--one-way", action="store_true",
+        help="with a comparison of 刨王: only the tried among the other (a screening)",
+    )
     args = parser.parse_args(argv)
     if args.yardstick:
         yardstick(
@@ -322,35 +338,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             moves=args.yardstick_moves,
         )
         return 0
-    if args.moves:
-        compare_models(
-            *args.moves, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record
-        )
-        return 0
-    if args.bombs:
-        compare_models(
-            *args.bombs, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
-            factory_of=lambda name: tuned_factory(bomb_tuning(name)),
-        )
-        return 0
-    if args.reveal:
-        compare_models(
-            *args.reveal, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
-            factory_of=lambda name: tuned_factory(reveal_tuning(name)),
-        )
-        return 0
-    if args.lookahead:
-        compare_models(
-            *args.lookahead, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
-            factory_of=lookahead_factory,
-        )
-        return 0
-    if args.shuangkou:
-        compare_models(
-            *args.shuangkou, deals=args.deals, seed=args.seed, jobs=args.jobs, record=args.record,
-            factory_of=shuangkou_factory, variant="shuangkou",
-        )
-        return 0
+    comparisons: dict[str, tuple[Callable[[str], Any], str]] = {
+        "moves": (lambda name: tuned_factory(move_tuning(name)), "paowang"),
+        "bombs": (lambda name: tuned_factory(bomb_tuning(name)), "paowang"),
+        "reveal": (lambda name: tuned_factory(reveal_tuning(name)), "paowang"),
+        "lookahead": (lookahead_factory, "paowang"),
+        "shuangkou": (shuangkou_factory, "shuangkou"),
+    }
+    for kind, (factory_of, variant) in comparisons.items():
+        if getattr(args, kind):
+            compare_models(
+                *getattr(args, kind), deals=args.deals, seed=args.seed, jobs=args.jobs,
+                factory_of=factory_of, variant=variant, record=args.record, kind=kind,
+                one_way=args.one_way,
+            )
+            return 0
     for change in VARIANTS:
         if args.only and args.only not in change:
             continue

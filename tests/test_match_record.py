@@ -48,48 +48,58 @@ def test_a_match_in_parts_plays_each_deal_once_and_gives_the_one_runs_figure(
     assert "0 of them this run" in again and _figure(again) == _figure(in_parts)
     _compare(4, None)
     assert _figure(capsys.readouterr().out) == _figure(in_parts) and _figure(in_parts)[1] == 4
+    _compare(2, record)  # a shorter match: the deals past it are in the record, not the figure
+    first_two = capsys.readouterr().out
+    _compare(2, None)
+    assert _figure(first_two) == _figure(capsys.readouterr().out) and _figure(first_two)[1] == 2
 
 
 def test_lines_of_another_version_or_cut_short_are_left_out_and_the_next_line_kept(
     tmp_path: Path,
 ) -> None:
-    record = tmp_path / "match.jsonl"
-    key = match_record.MatchKey("a among b", "paowang", 3, "v1")
+    record = tmp_path / "runs" / "match.jsonl"  # its folder is made too
+    key = match_record.MatchKey("moves: a among b", "paowang", 3, "v1")
     with match_record.open_to_append(record) as out:
         match_record.write(out, key, DealOutcome(0, 1.5, 2, 0, 0.0))
         older = dataclasses.replace(key, version="v0")
         match_record.write(out, older, DealOutcome(1, 9.0, 2, 0, 0.0))
         match_record.write(
-            out, match_record.MatchKey("b among a", "paowang", 3, "v1"),
-            DealOutcome(1, 7.0, 2, 0, 0.0),
+            out, dataclasses.replace(key, match="moves: b among a"), DealOutcome(1, 7.0, 2, 0, 0.0)
         )
-        out.write('{"match": "a among b", "variant": "pao')  # a run stopped mid-line
+        match_record.write(out, dataclasses.replace(key, seed=4), DealOutcome(1, 5.0, 2, 0, 0.0))
+        match_record.write(out, key, DealOutcome(0, 8.0, 2, 0, 0.0))  # a deal again: first kept
+        out.write('{"match": "moves: a among b", "variant": "pao')  # a run stopped mid-line
     with match_record.open_to_append(record) as out:
         match_record.write(out, key, DealOutcome(2, -0.5, 2, 0, 0.0))
+    with record.open("ab") as out:
+        out.write('{"match": "一'.encode()[:-1])  # cut inside a character
     found = match_record.read(record, key)
     assert found.gains == {0: 1.5, 2: -0.5}
-    assert (found.other_versions, found.damaged) == (1, 1)
+    assert (found.other_versions, found.damaged) == (1, 2)
 
 
-def test_the_version_follows_a_models_content_not_its_path(tmp_path: Path) -> None:
+def test_a_model_is_known_by_its_content_and_the_code_by_its_syntax(tmp_path: Path) -> None:
     first, moved, other = tmp_path / "r.py", tmp_path / "elsewhere.py", tmp_path / "s.py"
     first.write_text("MOVE_BASE = 0.0\n")
     moved.write_text("MOVE_BASE = 0.0\n")
     other.write_text("MOVE_BASE = 0.5\n")
-    version = match_record.version_of
-    assert version([str(first), "committed"]) == version([str(moved), "committed"])
-    assert version([str(first), "committed"]) != version([str(other), "committed"])
-    assert version([str(first), "committed"]) != version(["committed", str(first)])
+    label = match_record.player_label
+    assert label(str(first)) == label(str(moved)) != label(str(other))
+    assert label(str(first)).startswith("file:") and label("committed") == "committed"
     code = tmp_path / "code.py"
     code.write_text("x = 1\n")
-    before = version(["committed"], code=[code])
+    before = match_record.version_of([code])
+    code.write_text("# why x is 1\nx = (\n    1\n)\n")
+    assert match_record.version_of([code]) == before
     code.write_text("x = 2\n")
-    assert version(["committed"], code=[code]) != before
+    assert match_record.version_of([code]) != before
 
 
 def test_only_plays_the_deals_asked_for() -> None:
+    played: list[int] = []
     report = run_match(
         "shuangkou", 10, shuangkou_factory("heuristic"), title="t", seed=SEED,
         baseline=shuangkou_factory("committed"), only=[3, 8],
+        progress=lambda outcome: played.append(outcome.deal),
     )
-    assert report.deals == 2 and report.seat_games == 8
+    assert played == [3, 8] and report.deals == 2 and report.seat_games == 8

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bench.search import SearchPlayer, z_score
+from bench.search import SearchPlayer
 from bench.train_bombs import held_out
 from bench.train_moves import (
     DEAL_OFFSET,
@@ -42,6 +42,7 @@ from bot.game.players.paowang_moves import (
     allowed,
     inputs_of,
 )
+from bot.game.players.sampling import z_score
 from bot.game.players.trees import TreeModel
 
 

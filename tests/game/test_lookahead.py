@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from bot.cli.simulate import next_actor
 from bot.game import paowang, shuangkou
 from bot.game.common import SeatView
-from bot.game.players import AiPlayer, decide, legal_options
+from bot.game.players import AiPlayer, decide, legal_options, lookahead
 from bot.game.players.decompose import counts_of
-from bot.game.players.lookahead import CARDS_LEFT, look_ahead, worth_looking
+from bot.game.players.lookahead import CARDS_LEFT, best_of, look_ahead, worth_looking
 from bot.game.players.sampling import candidates, clone, determinize, finish, same_play
 from bot.game.players.shuangkou_ai import ShuangkouAI
 from bot.game.players.shuangkou_moves import overtake_reason, position_of
@@ -213,15 +213,63 @@ def test_the_look_takes_a_move_for_its_mean_gain_and_with_a_z_rule_only_for_a_su
     """Rows are deals, columns moves (the AI's own choice first). At ``sure`` 0 the best mean
     wins, the earliest on a tie, and only if strictly better than the first: the look as it
     was. With a z rule, a gain that one lucky deal makes is not enough."""
-    from bot.game.players.lookahead import _best
-
     lucky = [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 12.0, 1.0]]
-    assert _best(lucky, 0.0) == 1  # +3 a deal on average, all of it from one deal
-    assert _best(lucky, 2.0) == 2  # +1 on every deal: sure (z infinite)
-    assert _best(lucky, 1.5) == 2  # the lucky move's z is 1.0 only: 3 / (6 / 2)
-    assert _best(lucky, 1.0) == 1
-    assert _best([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], 0.0) == 0  # no move better: the AI's
-    assert _best([[0.0, 2.0, 2.0], [0.0, 1.0, 1.0]], 0.0) == 1  # a tie: the earliest
+    assert best_of(lucky, 0.0) == 1  # +3 a deal on average, all of it from one deal
+    assert best_of(lucky, 2.0) == 2  # +1 on every deal: sure (z infinite)
+    assert best_of(lucky, 1.5) == 2  # the lucky move's z is 1.0 only: 3 / (6 / 2)
+    assert best_of(lucky, 1.0) == 1
+    assert best_of([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], 0.0) == 0  # none better: the AI's
+    assert best_of([[0.0, 2.0, 2.0], [0.0, 1.0, 1.0]], 0.0) == 1  # a tie: the earliest
     worse_then_better = [[4.0, 0.0], [0.0, 6.0], [0.0, 6.0]]
-    assert _best(worse_then_better, 0.0) == 1 and _best(worse_then_better, 2.0) == 0
+    assert best_of(worse_then_better, 0.0) == 1 and best_of(worse_then_better, 2.0) == 0
 
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda moves: st.lists(
+            st.lists(st.integers(-12, 12), min_size=moves, max_size=moves),
+            min_size=1, max_size=8,
+        )
+    )
+)
+def test_without_a_z_rule_the_look_decides_as_it_always_did(scores: list[list[int]]) -> None:
+    """The look before ``SURE``: the best total, the AI's choice (first) or the earliest move
+    on a tie."""
+    totals = [sum(row[index] for row in scores) for index in range(len(scores[0]))]
+    before = max(range(len(totals)), key=lambda index: (totals[index], -index))
+    rows = [[float(points) for points in row] for row in scores]
+    assert best_of(rows, 0.0) == before
+
+
+def test_the_look_asks_the_variants_sure_gain_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position where the plain look leaves the AI's choice: with ``SURE`` made too high for
+    any noisy gain, the look keeps the AI's choice, and ``sure=`` overrides ``SURE``."""
+    found = _a_position_the_look_changes()
+    assert found is not None, "no position where the look leaves the AI's choice"
+    view, player, first, plain = found
+    assert same_play(look_ahead(view, first, player), plain)  # SURE is 0 in 刨王 today
+    monkeypatch.setitem(lookahead.SURE, "paowang", 1e9)
+    kept = look_ahead(view, first, player)
+    assert same_play(look_ahead(view, first, player, sure=0.0), plain)
+    assert same_play(kept, first)  # the play-outs' gain here is not alike on every deal
+    assert look_ahead(view, first, player, samples=0) is first
+
+
+def _a_position_the_look_changes() -> Any:
+    """The first decision of AI games near the end where the plain look leaves the AI's own
+    choice: its view, the player, the AI's choice and the look's."""
+    for seed in range(6):
+        game = paowang.Game.deal(seed)
+        players = [AiPlayer(seat, lookahead=False) for seat in range(5)]
+        while not game.over:
+            seat = next_actor(game)
+            assert seat is not None
+            view = game.view(seat)
+            if worth_looking(view):
+                first = players[seat].choose(view)
+                plain = look_ahead(view, first, players[seat], sure=0.0)
+                if not same_play(plain, first):
+                    return view, players[seat], first, plain
+            decide(players[seat], game, seat)
+    return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from bot.game.common import Combo, SeatView
@@ -89,11 +89,14 @@ def look_ahead(
             act(game, view.seat, move)
             row.append(float(finish(game, heuristic)[view.seat]))
         scores.append(row)
-    return moves[_best(scores, SURE.get(view.variant, 0.0) if sure is None else sure)]
+    if not scores:
+        return first
+    return moves[best_of(scores, SURE.get(view.variant, 0.0) if sure is None else sure)]
 
 
-def _best(scores: list[list[float]], sure: float) -> int:
-    """The move with the largest mean gain over the first (the first when none gains), the
+def best_of(scores: Sequence[Sequence[float]], sure: float) -> int:
+    """Of the moves scored deal by deal (``scores``: a row a deal, the AI's choice first),
+    the one with the largest mean gain over the first (the first when none gains), the
     earliest on a tie; a gain counts only if its z is ``sure`` or more."""
     best, best_gain = 0, 0.0
     for index in range(1, len(scores[0])):

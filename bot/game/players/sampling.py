@@ -306,7 +306,7 @@ def finish(game: Any, player: Player) -> tuple[int, ...]:
     raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
 
 
-def z_score(differences: list[float]) -> float:
+def z_score(differences: Sequence[float]) -> float:
     """The mean of paired differences over its standard error (inf when they all agree and
     gain; 0 when they are all zero)."""
     mean = statistics.fmean(differences)
