@@ -19,7 +19,7 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.search_match import (
@@ -40,7 +40,7 @@ from bench.tune import (
     tuned_factory,
 )
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
-from bot.game.players import AiPlayer, decide, paowang_plan, shuangkou_plan
+from bot.game.players import AiPlayer, Player, decide, paowang_plan, shuangkou_plan
 
 RESULTS = Path(__file__).parent / "results" / "players.md"
 
@@ -73,13 +73,16 @@ def machine() -> str:
     )
 
 
-def cold_decisions(variant: str, games: int, seed: int) -> list[float]:
+def cold_decisions(
+    variant: str, games: int, seed: int, player_of: Callable[[int], Player] = AiPlayer
+) -> list[float]:
     """Seconds per AI decision with the plan caches emptied before each one: the worst case
-    for a process that just started (the simulations above keep their caches warm)."""
+    for a process that just started (the simulations above keep their caches warm);
+    ``player_of(seat)`` sits in every seat (the bot's AI unless told)."""
     times: list[float] = []
     for g in range(games):
         game = new_game(variant, seed * 1_000_003 + 500_000 + g)
-        players = [AiPlayer(seat) for seat in range(game.seats)]
+        players = [player_of(seat) for seat in range(game.seats)]
         while not game.over:
             seat = next_actor(game)
             assert seat is not None

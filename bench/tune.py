@@ -25,7 +25,7 @@ from bench.search_match import SearchBudget, run_match, search_factory
 from bot.cli.simulate import mean_ci95
 from bot.game.common import Combo, SeatView
 from bot.game.players import AiPlayer, Player
-from bot.game.players.lookahead import look_ahead
+from bot.game.players.lookahead import MOVES, look_ahead
 from bot.game.players.paowang_ai import Tuning
 from bot.game.players.shuangkou_moves import NO_LOOK
 from bot.game.players.trees import TreeModel
@@ -141,13 +141,14 @@ class LookaheadPlayer(AiPlayer):
     deals played out by the AI without its look-ahead, or with ``fast`` play-outs also
     without its learned moves (the previous round's AI: about half the cost a play-out);
     a move other than the AI's taken only ``sure`` standard errors ahead (``lookahead.SURE``
-    if None)."""
+    if None); ``moves`` compared at most (``lookahead.MOVES``)."""
 
     def __init__(
-        self, seat: int, cards: int, samples: int, fast: bool = False, sure: float | None = None
+        self, seat: int, cards: int, samples: int, fast: bool = False, sure: float | None = None,
+        moves: int = MOVES,
     ) -> None:
         super().__init__(seat, lookahead=False)
-        self.cards, self.samples, self.sure = cards, samples, sure
+        self.cards, self.samples, self.sure, self.moves = cards, samples, sure, moves
         tuning = Tuning(learned_moves=False) if fast else None
         self._playouts = AiPlayer(seat, lookahead=False, paowang_tuning=tuning)
 
@@ -158,34 +159,54 @@ class LookaheadPlayer(AiPlayer):
         player = self._for(view.variant)
         return look_ahead(
             view, choice, self._playouts, lambda move: player.may_play(view, move), self.samples,
-            self.sure,
+            self.sure, self.moves,
         )
 
 
 def _lookahead_player(
-    cards: int, samples: int, fast: bool, sure: float | None, seat: int, seed: int
+    cards: int, samples: int, fast: bool, sure: float | None, moves: int, seat: int, seed: int
 ) -> Player:
-    return LookaheadPlayer(seat, cards, samples, fast, sure)
+    return LookaheadPlayer(seat, cards, samples, fast, sure, moves)
 
 
 def lookahead_factory(name: str) -> Any:
     """刨王 AI players with the look-ahead ``off`` or at ``CARDS/SAMPLES`` (e.g. ``25/4``),
-    ``CARDS/SAMPLES/fast`` for play-outs without the learned moves, and a last ``/zZ`` (e.g.
-    ``25/8/fast/z1.5``) to leave the AI's choice only for a gain ``Z`` standard errors sure."""
+    ``CARDS/SAMPLES/fast`` for play-outs without the learned moves, then optionally ``/mM`` to
+    compare ``M`` moves at most (``lookahead.MOVES``) and ``/zZ`` (e.g. ``25/8/fast/m8/z1.5``)
+    to leave the AI's choice only for a gain ``Z`` standard errors sure."""
     if name == "off":
-        return functools.partial(_lookahead_player, 0, 0, False, None)
+        return functools.partial(_lookahead_player, 0, 0, False, None, MOVES)
     cards, samples, *how = name.split("/")
-    sure = None
-    if how and how[-1].startswith("z"):
-        try:
-            sure = float(how.pop()[1:])
-        except ValueError:
-            sure = math.nan
-        if not 0 <= sure < math.inf:
-            raise ValueError(f"not a look-ahead budget: {name!r}")
-    if how not in ([], ["fast"]):
+    options: dict[str, float] = {}
+    for letter in ("z", "m"):  # from the end: /mM before /zZ
+        if how and how[-1].startswith(letter):
+            try:
+                options[letter] = float(how.pop()[1:])
+            except ValueError:
+                options[letter] = math.nan
+            if not 0 <= options[letter] < math.inf:
+                raise ValueError(f"not a look-ahead budget: {name!r}")
+    moves = options.get("m", MOVES)
+    if how not in ([], ["fast"]) or moves != int(moves) or moves < 1:
         raise ValueError(f"not a look-ahead budget: {name!r}")
-    return functools.partial(_lookahead_player, int(cards), int(samples), how == ["fast"], sure)
+    return functools.partial(
+        _lookahead_player, int(cards), int(samples), how == ["fast"], options.get("z"), int(moves)
+    )
+
+
+def cold_times(budget: str, games: int, seed: int) -> None:
+    """刨王's decision times at a look-ahead budget, every plan cache emptied before each
+    decision (``bench.players``' cold decisions, whose limit is 50 ms at the p99)."""
+    from bench.players import cold_decisions  # bench.players imports this module
+
+    factory = lookahead_factory(budget)
+    times = cold_decisions("paowang", games, seed, lambda seat: factory(seat, seed))
+    print(
+        f"{budget}: {len(times)} cold decisions in {games} games, median "
+        f"{1000 * times[len(times) // 2]:.2f} ms, p99 {1000 * times[int(0.99 * len(times))]:.2f} "
+        f"ms, max {1000 * times[-1]:.2f} ms",
+        flush=True,
+    )
 
 
 def compare_models(
@@ -331,7 +352,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--one-way", action="store_true",
         help="with a comparison of 刨王: only the tried among the other (a screening)",
     )
+    parser.add_argument(
+        "--cold", metavar="BUDGET",
+        help="刨王's cold decision times at a look-ahead budget (as --lookahead names it) over "
+        "--deals games, instead of a match",
+    )
     args = parser.parse_args(argv)
+    if args.cold:
+        cold_times(args.cold, args.deals, args.seed)
+        return 0
     if args.yardstick:
         yardstick(
             args.yardstick, deals=args.deals, seed=args.seed, jobs=args.jobs,

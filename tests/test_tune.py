@@ -127,3 +127,19 @@ def test_a_look_ahead_budget_can_ask_for_a_sure_gain() -> None:
     for bad in ("25/8/zz", "25/8/z1/fast"):
         with pytest.raises(ValueError, match="not a look-ahead budget"):
             lookahead_factory(bad)
+
+
+def test_a_look_ahead_budget_can_compare_more_moves_and_be_timed_cold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench.tune import cold_times
+
+    wider = lookahead_factory("25/8/fast/m8/z1")(1, 0)
+    assert (wider.moves, wider.sure) == (8, 1.0)
+    assert lookahead_factory("25/8/fast")(1, 0).moves == 5  # lookahead.MOVES
+    for bad in ("25/8/m0", "25/8/m2.5", "25/8/z1/m3"):
+        with pytest.raises(ValueError, match="not a look-ahead budget"):
+            lookahead_factory(bad)
+    cold_times("25/8/fast", 1, 0)
+    printed = capsys.readouterr().out
+    assert printed.startswith("25/8/fast: ") and " cold decisions in 1 games, median " in printed

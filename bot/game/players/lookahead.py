@@ -65,15 +65,16 @@ def worth_looking(view: SeatView) -> bool:
 def look_ahead(
     view: SeatView, first: Combo | None, heuristic: Player,
     allowed: Callable[[Combo | None], bool] = lambda move: True, samples: int | None = None,
-    sure: float | None = None,
+    sure: float | None = None, moves: int = MOVES,
 ) -> Combo | None:
     """The best of the sensible moves by a small search; ``first`` (the heuristic's own
     choice) unless another move scored better, by at least ``sure`` (the variant's
     :data:`SURE` if not given) standard errors of its paired differences. Only moves
     ``allowed`` are tried: a play-out's score is no reason to overtake a partner the player
-    could state. ``samples``: deals tried, if not the variant's :data:`SAMPLES`."""
-    moves = [m for m in candidates(view, first, MOVES) if m is first or allowed(m)]
-    if len(moves) == 1:
+    could state. ``samples``: deals tried, if not the variant's :data:`SAMPLES`; ``moves``:
+    the sensible moves compared, at most."""
+    tried = [m for m in candidates(view, first, moves) if m is first or allowed(m)]
+    if len(tried) == 1:
         return first
     assert view.seat is not None
     rng = random.Random(view_seed(view))
@@ -84,14 +85,14 @@ def look_ahead(
             return first
         _, position = found
         row = []
-        for move in moves:
+        for move in tried:
             game = clone(position)
             act(game, view.seat, move)
             row.append(float(finish(game, heuristic)[view.seat]))
         scores.append(row)
     if not scores:
         return first
-    return moves[best_of(scores, SURE.get(view.variant, 0.0) if sure is None else sure)]
+    return tried[best_of(scores, SURE.get(view.variant, 0.0) if sure is None else sure)]
 
 
 def best_of(scores: Sequence[Sequence[float]], sure: float) -> int:
