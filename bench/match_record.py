@@ -2,12 +2,13 @@
 that a match of 12,000 deals a direction can be played a few thousand deals a session,
 stopped at any point, and taken up again by the same command.
 
-One JSON line per deal: the match (``"A among B"``), the variant, the seed, the version of
-what played it, the deal's number and its gain. A run plays only the deals its match does
-not have yet; the figure is over all of them. The version is a digest of the code that plays
-a deal (the engine and the AI under ``bot/game``, the simulator, the paired match) and of
-the model files the match names: lines of another version are counted and left out, never
-mixed in, since a match is one pair of players on one set of deals.
+One JSON line per deal: the match (what is compared, ``"A among B"``, a model file named by
+its content), the variant, the seed, the version of the code that played it, the deal's
+number and its gain. A run plays only the deals its match does not have yet; the figure is
+over all of them. The version is a digest of the code that plays a deal (the engine and the
+AI under ``bot/game``, the simulator, the paired match, ``bench/tune.py``): lines of another
+version are counted and left out, never mixed in, since a match is one pair of players on
+one set of deals.
 """
 
 from __future__ import annotations

@@ -140,11 +140,11 @@ class LookaheadPlayer(AiPlayer):
     ``samples`` deals (what ``lookahead.CARDS_LEFT`` and ``SAMPLES`` set for the bot), the
     deals played out by the AI without its look-ahead, or with ``fast`` play-outs also
     without its learned moves (the previous round's AI: about half the cost a play-out);
-    a move other than the AI's taken only ``sure`` standard errors ahead (``lookahead.SURE``
-    if None); ``moves`` compared at most (``lookahead.MOVES``)."""
+    a move other than the AI's taken only ``sure`` standard errors ahead (0: any gain, the
+    bot's); ``moves`` compared at most (``lookahead.MOVES``)."""
 
     def __init__(
-        self, seat: int, cards: int, samples: int, fast: bool = False, sure: float | None = None,
+        self, seat: int, cards: int, samples: int, fast: bool = False, sure: float = 0.0,
         moves: int = MOVES,
     ) -> None:
         super().__init__(seat, lookahead=False)
@@ -164,7 +164,7 @@ class LookaheadPlayer(AiPlayer):
 
 
 def _lookahead_player(
-    cards: int, samples: int, fast: bool, sure: float | None, moves: int, seat: int, seed: int
+    cards: int, samples: int, fast: bool, sure: float, moves: int, seat: int, seed: int
 ) -> Player:
     return LookaheadPlayer(seat, cards, samples, fast, sure, moves)
 
@@ -175,7 +175,7 @@ def lookahead_factory(name: str) -> Any:
     compare ``M`` moves at most (``lookahead.MOVES``) and ``/zZ`` (e.g. ``25/8/fast/m8/z1.5``)
     to leave the AI's choice only for a gain ``Z`` standard errors sure."""
     if name == "off":
-        return functools.partial(_lookahead_player, 0, 0, False, None, MOVES)
+        return functools.partial(_lookahead_player, 0, 0, False, 0.0, MOVES)
     cards, samples, *how = name.split("/")
     options: dict[str, float] = {}
     for letter in ("z", "m"):  # from the end: /mM before /zZ
@@ -190,7 +190,8 @@ def lookahead_factory(name: str) -> Any:
     if how not in ([], ["fast"]) or moves != int(moves) or moves < 1:
         raise ValueError(f"not a look-ahead budget: {name!r}")
     return functools.partial(
-        _lookahead_player, int(cards), int(samples), how == ["fast"], options.get("z"), int(moves)
+        _lookahead_player, int(cards), int(samples), how == ["fast"], options.get("z", 0.0),
+        int(moves),
     )
 
 

@@ -123,7 +123,7 @@ def test_a_look_ahead_budget_can_ask_for_a_sure_gain() -> None:
     sure = lookahead_factory("25/8/fast/z1.5")(1, 0)
     assert (sure.cards, sure.samples, sure.sure) == (25, 8, 1.5)
     assert not sure._playouts._paowang_tuning.learned_moves
-    assert lookahead_factory("25/8")(1, 0).sure is None  # the bot's lookahead.SURE
+    assert lookahead_factory("25/8")(1, 0).sure == 0.0  # the bot's: any gain
     for bad in ("25/8/zz", "25/8/z1/fast"):
         with pytest.raises(ValueError, match="not a look-ahead budget"):
             lookahead_factory(bad)

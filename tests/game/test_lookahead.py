@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.cli.simulate import next_actor
 from bot.game import paowang, shuangkou
 from bot.game.common import SeatView
-from bot.game.players import AiPlayer, decide, legal_options, lookahead
+from bot.game.players import AiPlayer, decide, legal_options
 from bot.game.players.decompose import counts_of
 from bot.game.players.lookahead import CARDS_LEFT, best_of, look_ahead, worth_looking
 from bot.game.players.sampling import candidates, clone, determinize, finish, same_play
@@ -234,7 +234,7 @@ def test_the_look_takes_a_move_for_its_mean_gain_and_with_a_z_rule_only_for_a_su
     )
 )
 def test_without_a_z_rule_the_look_decides_as_it_always_did(scores: list[list[int]]) -> None:
-    """The look before ``SURE``: the best total, the AI's choice (first) or the earliest move
+    """The look before its z rule: the best total, the AI's choice (first) or the earliest move
     on a tie."""
     totals = [sum(row[index] for row in scores) for index in range(len(scores[0]))]
     before = max(range(len(totals)), key=lambda index: (totals[index], -index))
@@ -242,17 +242,15 @@ def test_without_a_z_rule_the_look_decides_as_it_always_did(scores: list[list[in
     assert best_of(rows, 0.0) == before
 
 
-def test_the_look_asks_the_variants_sure_gain_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A position where the plain look leaves the AI's choice: with ``SURE`` made too high for
-    any noisy gain, the look keeps the AI's choice, and ``sure=`` overrides ``SURE``."""
+def test_the_look_asks_a_sure_gain_only_when_told() -> None:
+    """A position where the plain look leaves the AI's choice: asked for a gain too sure for
+    any noisy one, the look keeps the AI's choice."""
     found = _a_position_the_look_changes()
     assert found is not None, "no position where the look leaves the AI's choice"
     view, player, first, plain = found
-    assert same_play(look_ahead(view, first, player), plain)  # SURE is 0 in 刨王 today
-    monkeypatch.setitem(lookahead.SURE, "paowang", 1e9)
-    kept = look_ahead(view, first, player)
     assert same_play(look_ahead(view, first, player, sure=0.0), plain)
-    assert same_play(kept, first)  # the play-outs' gain here is not alike on every deal
+    # the play-outs' gain here is not alike on every deal, so it is not sure enough
+    assert same_play(look_ahead(view, first, player, sure=1e9), first)
     assert look_ahead(view, first, player, samples=0) is first
 
 
@@ -268,7 +266,7 @@ def _a_position_the_look_changes() -> Any:
             view = game.view(seat)
             if worth_looking(view):
                 first = players[seat].choose(view)
-                plain = look_ahead(view, first, players[seat], sure=0.0)
+                plain = look_ahead(view, first, players[seat])
                 if not same_play(plain, first):
                     return view, players[seat], first, plain
             decide(players[seat], game, seat)
