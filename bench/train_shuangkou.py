@@ -12,8 +12,11 @@ is what it scored over the heuristic's choice, in points for the seat (双扣's 
 game), averaged over the samples, with its standard error. ``fit`` boosts regression trees on
 the labels (the settings of ``bench.train_moves``), holds a fifth of the deals out and prints
 the held-out gain at a few margins; ``--write`` writes
-``bot/game/players/shuangkou_move_model.py``. Whether a round is kept is decided by paired
-matches (``python -m bench.tune --shuangkou``), written down in ``bench/results/tuning.md``.
+``bot/game/players/shuangkou_move_model.py``. ``fit --on-top`` keeps the committed trees and
+boosts ``bench.train_moves.TREES_ON_TOP`` more on what they leave unexplained (a later round,
+labelled at a table of the committed model, when the earlier rounds' labels are not at
+hand). Whether a round is kept is decided by paired matches (``python -m bench.tune
+--shuangkou``), written down in ``bench/results/tuning.md``.
 """
 
 from __future__ import annotations
@@ -27,8 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from bench.search import SearchPlayer
-from bench.train_bombs import held_out, made_with, model_source, read_rows, write_rows
-from bench.train_moves import DEAL_OFFSET, TREES, fit, report
+from bench.train_bombs import (
+    committed_commands,
+    held_out,
+    made_with,
+    model_source,
+    read_rows,
+    write_rows,
+)
+from bench.train_moves import DEAL_OFFSET, committed_decisions, fit, report
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.decompose import counts_of
@@ -37,6 +47,7 @@ from bot.game.players.shuangkou_ai import ShuangkouAI
 from bot.game.players.shuangkou_moves import (
     MOVES,
     NO_LOOK,
+    SK_COMMITTED,
     inputs_of,
     position_of,
     worth_a_look,
@@ -126,6 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
     fitting.add_argument("--model-out", type=Path, default=MODEL_FILE)
+    fitting.add_argument(
+        "--on-top", action="store_true",
+        help="keep the committed trees and boost more on top of them, fitted to what they "
+        "leave unexplained of these labels (a round labelled at a table of today's model)",
+    )
     args = parser.parse_args(argv)
     if args.step == "collect":
         work = functools.partial(
@@ -136,11 +152,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0
     rows = read_rows(args.files)
-    report(*held_out(rows))
+    start = SK_COMMITTED if args.on_top else None
+    report(*held_out(rows), start)
     if args.write:
-        commands = made_with("bench.train_shuangkou", args.files, rows, collected_by)
-        write(fit(rows), commands, len(rows), args.model_out)
-        print(f"model of {TREES} trees written to {args.model_out}")
+        commands = made_with(
+            "bench.train_shuangkou", args.files, rows, collected_by,
+            table=committed_commands(MODEL_FILE) if args.on_top else (),
+            on_top=1.0 if args.on_top else None,
+        )
+        decisions = len(rows) + (committed_decisions(MODEL_FILE) if args.on_top else 0)
+        model = fit(rows, start=start)
+        write(model, commands, decisions, args.model_out)
+        print(f"model of {len(model.trees)} trees written to {args.model_out}")
     return 0
 
 

@@ -45,3 +45,43 @@ def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> No
     seated = shuangkou_factory(str(path))(0, 0)
     assert seated._players["shuangkou"].moves.trees == model.trees
     assert "300 decisions" in path.read_text()
+
+
+def test_a_round_on_top_keeps_the_committed_trees_and_says_how_it_was_made(
+    tmp_path: Path,
+) -> None:
+    """``fit --on-top --write``: round 1's trees first, 150 more fitted to the new labels; the
+    docstring carries round 1's commands, then the collection and the fit on top, and counts
+    both rounds' decisions."""
+    import json
+
+    from bench import train_shuangkou
+    from bench.train_bombs import committed_commands
+    from bench.train_moves import TREES_ON_TOP, committed_decisions
+    from bench.tune import load_model
+    from bot.game.players.shuangkou_moves import SK_COMMITTED
+
+    rng = random.Random(5)
+    labels = tmp_path / "sk99.jsonl"
+    labels.write_text("".join(
+        json.dumps({
+            "deal": deal, "seed": 99, "samples": 8, "policy": "model", "rollout": "model",
+            "inputs": [[rng.uniform(0, 2) for _ in SK_MOVE_FEATURES]], "allowed": [True],
+            "gains": [rng.choice((-1.0, 1.0))], "errors": [0.5],
+        }) + "\n"
+        for deal in range(300)
+    ))
+    out = tmp_path / "sk.py"
+    assert train_shuangkou.main(
+        ["fit", str(labels), "--on-top", "--write", "--model-out", str(out)]
+    ) == 0
+    made = load_model(out, "SK_MOVE")
+    assert made.trees[: len(SK_COMMITTED.trees)] == SK_COMMITTED.trees
+    assert len(made.trees) == len(SK_COMMITTED.trees) + TREES_ON_TOP
+    assert committed_commands(out) == [
+        *committed_commands(train_shuangkou.MODEL_FILE),
+        "python -m bench.train_shuangkou collect --deals 300 --seed 99 --samples 8 "
+        "--policy model --rollout model --out sk99.jsonl",
+        "python -m bench.train_shuangkou fit sk99.jsonl --on-top --write",
+    ]
+    assert committed_decisions(out) == committed_decisions(train_shuangkou.MODEL_FILE) + 300
