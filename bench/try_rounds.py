@@ -13,11 +13,15 @@ judged on the same decisions: the table prints, per way and margin, the committe
 the way's, and the way's less the committed's, each a mean a decision with a 95% interval that
 counts a deal as one draw (a deal's decisions share its cards and its play-outs). A way worth
 matches is one whose difference is clearly above zero (``bench/results/tuning.md``, round 15).
+``--shares 0.25,0.5,1`` fits each way to those shares of each fold's training deals too (the
+same deals grow with the share) and judges them on the same held-out decisions: a learning
+curve, which says whether more labels of the same kind are worth their hours.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -60,11 +64,20 @@ def judge(model: TreeModel, held: Rows) -> list[Judged]:
     ]
 
 
-def fold_judged(task: tuple[str, int, int]) -> list[Judged]:
-    """Way ``way`` fitted with fold ``fold`` of ``folds`` held out, and judged on it."""
-    way, fold, folds = task
+def kept_share(rows: Rows, share: float) -> list[dict[str, Any]]:
+    """The decisions of about ``share`` of the deals, drawn by each deal's group alone, so
+    that a smaller share's deals are among a larger one's (a learning curve)."""
+    if share >= 1.0:
+        return list(rows)
+    return [row for row in rows if random.Random(row["group"]).random() < share]
+
+
+def fold_judged(task: tuple[str, int, int, float]) -> list[Judged]:
+    """Way ``way`` fitted to ``share`` of the deals outside fold ``fold`` of ``folds``, and
+    judged on that fold."""
+    way, fold, folds, share = task
     train, held = split(ROWS, folds, fold)
-    return judge(WAYS[way](train), held)
+    return judge(WAYS[way](kept_share(train, share)), held)
 
 
 def per_decision(groups: Sequence[int], values: Sequence[float]) -> tuple[float, float]:
@@ -83,16 +96,22 @@ def per_decision(groups: Sequence[int], values: Sequence[float]) -> tuple[float,
 
 
 def try_ways(
-    rows: Rows, ways: Sequence[str] = tuple(WAYS), folds: int = 5, jobs: int = 1
+    rows: Rows, ways: Sequence[str] = tuple(WAYS), folds: int = 5, jobs: int = 1,
+    shares: Sequence[float] = (1.0,),
 ) -> dict[str, list[Judged]]:
-    """Every held-out decision of every fold, by way, fold after fold."""
+    """Every held-out decision of every fold, by way (and share of the deals fitted, named
+    after the way when it is not all of them), fold after fold."""
     if folds < 2:
         raise ValueError(f"folds must be 2 or more, not {folds}")
-    tasks = [(way, fold, folds) for way in ways for fold in range(folds)]
+    if not all(0.0 < share <= 1.0 for share in shares):
+        raise ValueError(f"shares lie in (0, 1], not {list(shares)}")
+    tried = [(way, share) for way in ways for share in shares]
+    tasks = [(way, fold, folds, share) for way, share in tried for fold in range(folds)]
     results = map_with_rows(rows, fold_judged, tasks, jobs)
     return {
-        way: [judged for fold in results[index * folds:(index + 1) * folds] for judged in fold]
-        for index, way in enumerate(ways)
+        way if share >= 1.0 else f"{way}, {share:.0%} of the deals":
+            [judged for fold in results[index * folds:(index + 1) * folds] for judged in fold]
+        for index, (way, share) in enumerate(tried)
     }
 
 
@@ -117,6 +136,16 @@ def table(found: dict[str, list[Judged]]) -> list[str]:
     return lines
 
 
+def _shares(text: str) -> tuple[float, ...]:
+    try:
+        shares = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of shares (0.5,1)") from None
+    if not all(0.0 < share <= 1.0 for share in shares):
+        raise argparse.ArgumentTypeError(f"shares lie in (0, 1], not {text}")
+    return shares
+
+
 def main(
     argv: Sequence[str] | None = None, *, prog: str = "python -m bench.try_rounds",
     description: str | None = __doc__, ways: dict[str, Callable[[Rows], Any]] | None = None,
@@ -131,13 +160,18 @@ def main(
     parser.add_argument("--way", choices=tuple(tried), action="append", dest="ways",
                         help="try only this way (again for more; default: every way)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--shares", type=_shares, default=(1.0,),
+        help="fit each way to these shares of the training deals too, e.g. 0.25,0.5,1 "
+        "(a learning curve: would more labels of this kind help?)",
+    )
     args = parser.parse_args(argv)
     rows = read_labels(args.files, reader)
     # the folds' pool forks after this, so every worker finds the ways by name
     kept = dict(WAYS)
     WAYS.update(tried)
     try:
-        found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs)
+        found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs, args.shares)
     finally:
         WAYS.clear()
         WAYS.update(kept)

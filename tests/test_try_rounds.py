@@ -11,7 +11,7 @@ import pytest
 
 from bench.train_moves import picked_gains, picks, read_labels
 from bench.try_features import split
-from bench.try_rounds import MARGINS, WAYS, per_decision, table, try_ways
+from bench.try_rounds import MARGINS, WAYS, kept_share, per_decision, table, try_ways
 from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES
 
 
@@ -68,3 +68,19 @@ def test_the_interval_counts_a_deal_as_one_draw() -> None:
     # spread inside a deal does not count: the same totals, unequal decisions
     assert per_decision([1, 1, 1, 2], [3.0, 0.0, 0.0, -1.0]) == pytest.approx((mean, half))
     assert per_decision([5, 5], [1.0, 2.0]) == (1.5, 0.0)
+
+
+def test_a_learning_curve_fits_growing_shares_of_the_same_deals(tmp_path: Path) -> None:
+    rows = _rows(tmp_path)
+    groups = {row["group"] for row in rows}
+    half = {row["group"] for row in kept_share(rows, 0.5)}
+    assert half < groups  # some deals, not all, and drawn by the deal alone
+    assert {row["group"] for row in kept_share(rows, 0.25)} <= half
+    assert kept_share(rows, 1.0) == rows
+    found = try_ways(rows, ("on top",), folds=2, shares=(0.5, 1.0))
+    assert list(found) == ["on top, 50% of the deals", "on top"]
+    assert found["on top"] == try_ways(rows, ("on top",), folds=2)["on top"]
+    # both are judged on the same held-out decisions
+    assert [g for g, _ in found["on top"]] == [g for g, _ in found["on top, 50% of the deals"]]
+    with pytest.raises(ValueError):
+        try_ways(rows, ("on top",), folds=2, shares=(0.0,))
