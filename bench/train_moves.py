@@ -329,15 +329,20 @@ TREES_ON_TOP = 150
 def fit(
     rows: Sequence[dict[str, Any]], trees: int = TREES, depth: int = DEPTH,
     min_leaf: int = MIN_LEAF, start: TreeModel | None = None, step: float = 1.0,
+    loss: str = "squared_error",
 ) -> TreeModel:
     """Trees fitted to every move's label; with ``start``, :data:`TREES_ON_TOP` more boosted
-    on top of it (``bench.train_bombs.boost_on_top``), their leaves scaled by ``step``."""
+    on top of it (``bench.train_bombs.boost_on_top``), their leaves scaled by ``step``;
+    ``loss`` as ``bench.train_bombs.fit_trees`` takes it."""
     inputs = [move for row in rows for move in row["inputs"]]
     labels = [gain for row in rows for gain in row["gains"]]
     if start is None:
-        return fit_trees(inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf)
+        return fit_trees(
+            inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf, loss=loss
+        )
     return boost_on_top(
-        start, inputs, labels, step, trees=TREES_ON_TOP, depth=depth, min_leaf=min_leaf
+        start, inputs, labels, step, trees=TREES_ON_TOP, depth=depth, min_leaf=min_leaf,
+        loss=loss,
     )
 
 
