@@ -173,3 +173,27 @@ def test_the_benchmark_seats_a_bomb_model_from_a_file(tmp_path: Path) -> None:
                 assert passer.heuristic_choice(view) is None
             decide(AiPlayer(seat, lookahead=False), game, seat)
     assert seen == 5
+
+
+@pytest.mark.parametrize("loss", ["squared_error", "huber"])
+def test_the_trees_read_out_predict_what_scikit_learn_predicts(loss: str) -> None:
+    """The leaves are read from scikit-learn's trees as they stand after the fit; a loss other
+    than squared error sets them by its own line search, which the read-out must carry."""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingRegressor
+
+    rng = random.Random(4)
+    inputs = [[rng.random() for _ in range(4)] for _ in range(800)]
+    # a step in the first input, and a few labels far out in the tail, as lost games are
+    labels = [
+        (2.0 if x[0] > 0.5 else -1.0) + (rng.choice((-30.0, 30.0)) if rng.random() < 0.02
+                                         else rng.gauss(0, 1))
+        for x in inputs
+    ]
+    model = train_bombs.fit_trees(inputs, labels, trees=25, depth=3, min_leaf=10, loss=loss)
+    fitted = GradientBoostingRegressor(
+        n_estimators=25, max_depth=3, learning_rate=train_bombs.LEARNING_RATE,
+        min_samples_leaf=10, subsample=0.8, random_state=0, loss=loss,
+    ).fit(np.array(inputs), np.array(labels))
+    for x, expected in zip(inputs[:40], fitted.predict(np.array(inputs[:40])), strict=True):
+        assert model.expected_gain(x) == pytest.approx(expected, abs=1e-4)
