@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.write:
         commands = made_with(
             "bench.train_shuangkou", args.files, rows, collected_by,
-            table=committed_commands(MODEL_FILE) if args.on_top else (),
+            table=committed_commands(MODEL_FILE),
             on_top=1.0 if args.on_top else None,
         )
         decisions = len(rows) + (committed_decisions(MODEL_FILE) if args.on_top else 0)

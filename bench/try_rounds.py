@@ -81,7 +81,10 @@ def fold_judged(task: tuple[str, int, int, float]) -> list[Judged]:
     judged on that fold."""
     way, fold, folds, share = task
     train, held = split(ROWS, folds, fold)
-    return judge(WAYS[way](kept_share(train, share)), held)
+    fitted = kept_share(train, share)
+    if not fitted:
+        raise ValueError(f"{way}: share {share:g} of fold {fold}'s training deals is no deal")
+    return judge(WAYS[way](fitted), held)
 
 
 def per_decision(groups: Sequence[int], values: Sequence[float]) -> tuple[float, float]:
@@ -113,7 +116,7 @@ def try_ways(
     tasks = [(way, fold, folds, share) for way, share in tried for fold in range(folds)]
     results = map_with_rows(rows, fold_judged, tasks, jobs)
     return {
-        way if share >= 1.0 else f"{way}, {share:.0%} of the deals":
+        way if share >= 1.0 else f"{way}, share {share:g} of the deals":
             [judged for fold in results[index * folds:(index + 1) * folds] for judged in fold]
         for index, (way, share) in enumerate(tried)
     }
@@ -147,7 +150,7 @@ def _shares(text: str) -> tuple[float, ...]:
         raise argparse.ArgumentTypeError(f"{text!r} is not a list of shares (0.5,1)") from None
     if not all(0.0 < share <= 1.0 for share in shares):
         raise argparse.ArgumentTypeError(f"shares lie in (0, 1], not {text}")
-    return shares
+    return tuple(sorted(set(shares)))  # a share named twice would fold into one row
 
 
 def main(

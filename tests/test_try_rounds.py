@@ -78,9 +78,30 @@ def test_a_learning_curve_fits_growing_shares_of_the_same_deals(tmp_path: Path) 
     assert {row["group"] for row in kept_share(rows, 0.25)} <= half
     assert kept_share(rows, 1.0) == rows
     found = try_ways(rows, ("on top",), folds=2, shares=(0.5, 1.0))
-    assert list(found) == ["on top, 50% of the deals", "on top"]
+    assert list(found) == ["on top, share 0.5 of the deals", "on top"]
     assert found["on top"] == try_ways(rows, ("on top",), folds=2)["on top"]
     # both are judged on the same held-out decisions
-    assert [g for g, _ in found["on top"]] == [g for g, _ in found["on top, 50% of the deals"]]
+    halved = found["on top, share 0.5 of the deals"]
+    assert [g for g, _ in found["on top"]] == [g for g, _ in halved]
     with pytest.raises(ValueError):
         try_ways(rows, ("on top",), folds=2, shares=(0.0,))
+
+
+def test_each_share_is_fitted_to_its_part_of_the_folds_training_deals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = _rows(tmp_path)
+    fitted: list[set[int]] = []
+
+    def recording(train: Any) -> Any:
+        fitted.append({row["group"] for row in train})
+        return COMMITTED
+
+    monkeypatch.setitem(WAYS, "recording", recording)
+    try_ways(rows, ("recording",), folds=2, shares=(0.5, 1.0))
+    # tasks run way by way, share by share, fold by fold: half of fold 0, of fold 1, then all
+    for fold in range(2):
+        train = {row["group"] for row in split(rows, 2, fold)[0]}
+        half, whole = fitted[fold], fitted[2 + fold]
+        assert whole == train
+        assert half < whole
