@@ -220,7 +220,8 @@ def made_with(
             "table of the model"
         )
     # which table each opening file opens, the files counted as they come to a table
-    opening = dict(zip(itertools.accumulate([0, *sizes[:-1]]), range(len(sizes)), strict=True))
+    starts = list(itertools.accumulate([0, *sizes[:-1]])) if sizes else []
+    opening = dict(zip(starts, range(len(sizes)), strict=True))
     carried = _carried(collections, table, set(opening)) if refits else 0
     commands: list[str] = [*table] if carried or keeps_committed else []
     earlier: list[str] = []

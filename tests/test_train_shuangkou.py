@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import runpy
 from pathlib import Path
 
+from bench import train_shuangkou
+from bench.train_bombs import committed_commands
 from bench.train_moves import fit
 from bench.train_shuangkou import decisions_of_deal, write
 from bench.tune import shuangkou_factory
@@ -53,24 +56,11 @@ def test_a_round_on_top_keeps_the_committed_trees_and_says_how_it_was_made(
     """``fit --on-top --write``: round 1's trees first, 150 more fitted to the new labels; the
     docstring carries round 1's commands, then the collection and the fit on top, and counts
     both rounds' decisions."""
-    import json
-
-    from bench import train_shuangkou
-    from bench.train_bombs import committed_commands
     from bench.train_moves import TREES_ON_TOP, committed_decisions
     from bench.tune import load_model
     from bot.game.players.shuangkou_moves import SK_COMMITTED
 
-    rng = random.Random(5)
-    labels = tmp_path / "sk99.jsonl"
-    labels.write_text("".join(
-        json.dumps({
-            "deal": deal, "seed": 99, "samples": 8, "policy": "model", "rollout": "model",
-            "inputs": [[rng.uniform(0, 2) for _ in SK_MOVE_FEATURES]], "allowed": [True],
-            "gains": [rng.choice((-1.0, 1.0))], "errors": [0.5],
-        }) + "\n"
-        for deal in range(300)
-    ))
+    labels = _labels(tmp_path / "sk99.jsonl", "model")
     out = tmp_path / "sk.py"
     assert train_shuangkou.main(
         ["fit", str(labels), "--on-top", "--write", "--model-out", str(out)]
@@ -85,3 +75,33 @@ def test_a_round_on_top_keeps_the_committed_trees_and_says_how_it_was_made(
         "python -m bench.train_shuangkou fit sk99.jsonl --on-top --write",
     ]
     assert committed_decisions(out) == committed_decisions(train_shuangkou.MODEL_FILE) + 300
+
+
+def test_a_refit_of_labels_at_a_table_of_the_heuristic_names_only_itself(
+    tmp_path: Path,
+) -> None:
+    """Round 1's own command (labels at a table of the heuristic, no model before them):
+    the collection and the fit, each once."""
+    labels = _labels(tmp_path / "sk98.jsonl", "heuristic")
+    out = tmp_path / "sk.py"
+    assert train_shuangkou.main(["fit", str(labels), "--write", "--model-out", str(out)]) == 0
+    assert committed_commands(out) == [
+        "python -m bench.train_shuangkou collect --deals 300 --seed 98 --samples 8 "
+        "--policy heuristic --rollout heuristic --out sk98.jsonl",
+        "python -m bench.train_shuangkou fit sk98.jsonl --write",
+    ]
+
+
+def _labels(path: Path, policy: str) -> Path:
+    """300 decisions' labels of seed 98 or 99 (by the name), collected at ``policy``'s table."""
+    rng = random.Random(5)
+    seed = int(path.stem[2:])
+    path.write_text("".join(
+        json.dumps({
+            "deal": deal, "seed": seed, "samples": 8, "policy": policy, "rollout": policy,
+            "inputs": [[rng.uniform(0, 2) for _ in SK_MOVE_FEATURES]], "allowed": [True],
+            "gains": [rng.choice((-1.0, 1.0))], "errors": [0.5],
+        }) + "\n"
+        for deal in range(300)
+    ))
+    return path
