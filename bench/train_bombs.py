@@ -246,7 +246,8 @@ def made_with(
         flags += f" --blend {blend:g}"
     flags += shape
     commands.append(f"python -m {script} fit {' '.join(earlier)}{flags} --write")
-    return commands
+    # a refit of the files the repository's model was made from ends on that model's own fit
+    return list(dict.fromkeys(commands))
 
 
 def _tables_flag(sizes: Sequence[int]) -> str:

@@ -160,8 +160,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             table=committed_commands(MODEL_FILE),
             on_top=1.0 if args.on_top else None,
         )
-        # a refit of round 1's own labels meets its fit in the committed history: name it once
-        commands = list(dict.fromkeys(commands))
         decisions = len(rows) + (committed_decisions(MODEL_FILE) if args.on_top else 0)
         model = fit(rows, start=start)
         write(model, commands, decisions, args.model_out)
