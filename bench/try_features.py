@@ -29,7 +29,8 @@ from typing import Any, TypeVar
 from bench.train_bombs import held_out
 from bench.train_moves import DEPTH, TREES, fit, picked_gains, picks, read_labels
 from bot.game.cards import BIG_JOKER, SMALL_JOKER
-from bot.game.common import Combo
+from bot.game.common import Combo, SeatView
+from bot.game.players.base import seats_to_act
 from bot.game.players.paowang_moves import (
     MOVE_FEATURES,
     MOVE_NAMES,
@@ -62,8 +63,18 @@ SIDE_POSITION = (
 )
 DIFFERENCES = tuple(f"move - choice {name}" for name in MOVE_NAMES[1:])
 SIDE_FEATURES = (*SIDE_POSITION, *DIFFERENCES)
+#: the third candidates (2026-12-07): what the others' passes have shown of their hands. A
+#: seat that passed over a single (a pair) of some rank, when the taker was not known to be on
+#: its side, holds no higher single (pair) outside its bombs, or chose to keep it: cards only
+#: leave a hand, so the lowest rank it passed over bounds it from then on
+PASS_POSITION = ("to act shown unable over the table", "partners to act shown unable")
+PASS_MOVE = ("foes shown unable", "unknown shown unable", "others not shown unable")
+PASS_FEATURES = (
+    *PASS_POSITION, *(f"move {name}" for name in PASS_MOVE),
+    *(f"choice {name}" for name in PASS_MOVE),
+)
 #: the candidate sets, by the name ``--candidates`` takes
-CANDIDATES = {"unseen": UNSEEN_FEATURES, "side": SIDE_FEATURES}
+CANDIDATES = {"unseen": UNSEEN_FEATURES, "side": SIDE_FEATURES, "passes": PASS_FEATURES}
 MARGINS = (0.0, 0.25, 0.5, 1.0)
 
 
@@ -147,8 +158,82 @@ def with_side(position: Position, moves: Sequence[Combo | None]) -> list[tuple[f
     return rows
 
 
+#: the kinds whose passes bound a hand, and how many cards of a rank answer them
+BOUNDED = {"single": 1, "pair": 2}
+#: no bound shown yet (above every rank)
+UNBOUNDED = BIG_JOKER + 1
+
+
+def shown_bounds(view: SeatView) -> dict[str, list[int]]:
+    """For each bounded kind, for each seat: the lowest rank of that kind the seat passed over,
+    as this seat reads the history (a pass over a taker this seat knows to be on the passer's
+    side shows nothing: partners pass to let a trick stand)."""
+    assert view.seat is not None
+    ours = {view.seat, *view.partners}
+    theirs = set(view.opponents)
+    bounds = {kind: [UNBOUNDED] * len(view.hand_sizes) for kind in BOUNDED}
+    top: tuple[int, Combo] | None = None
+    for seat, play in view.history:
+        if play is not None:
+            top = seat, play
+            continue
+        if top is None or top[1].tier or top[1].kind not in BOUNDED:
+            continue
+        taker, combo = top
+        if {seat, taker} <= ours or {seat, taker} <= theirs:
+            continue
+        row = bounds[combo.kind]
+        row[seat] = min(row[seat], combo.key)
+    return bounds
+
+
+def _shown_unable(bounds: dict[str, list[int]], seat: int, combo: Combo) -> bool:
+    return combo.tier == 0 and combo.kind in BOUNDED and bounds[combo.kind][seat] <= combo.key
+
+
+def pass_position(position: Position, bounds: dict[str, list[int]]) -> tuple[float, ...]:
+    view = position.view
+    table = view.on_table
+    between = seats_to_act(view) if table is not None else ()
+    unable = [seat for seat in between if table and _shown_unable(bounds, seat, table)]
+    return (
+        float(sum(1 for seat in unable if seat not in view.partners)),
+        float(sum(1 for seat in unable if seat in view.partners)),
+    )
+
+
+def pass_move(
+    position: Position, bounds: dict[str, list[int]], move: Combo | None
+) -> tuple[float, ...]:
+    view = position.view
+    if move is None or move.tier or move.kind not in BOUNDED:
+        return (0.0, 0.0, 0.0)
+    others = [
+        seat for seat, size in enumerate(view.hand_sizes)
+        if size and seat != view.seat and seat not in view.partners
+    ]
+    unable = [seat for seat in others if _shown_unable(bounds, seat, move)]
+    return (
+        float(sum(1 for seat in unable if seat in view.opponents)),
+        float(sum(1 for seat in unable if seat not in view.opponents)),
+        float(len(others) - len(unable)),
+    )
+
+
+def with_passes(position: Position, moves: Sequence[Combo | None]) -> list[tuple[float, ...]]:
+    """Today's inputs of each move but the first, then the third candidates: what the passes
+    show over the table, and over the move and the heuristic's choice."""
+    bounds = shown_bounds(position.view)
+    shared = pass_position(position, bounds)
+    choice = pass_move(position, bounds, moves[0])
+    return [
+        (*today, *shared, *pass_move(position, bounds, move), *choice)
+        for today, move in zip(inputs_of(position, moves), moves[1:], strict=True)
+    ]
+
+
 #: how each candidate set reads a decision
-READERS = {"unseen": with_unseen, "side": with_side}
+READERS = {"unseen": with_unseen, "side": with_side, "passes": with_passes}
 
 
 Task = TypeVar("Task")
@@ -176,7 +261,7 @@ def split(
     )
 
 
-def _todays_inputs_only(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def todays_inputs_only(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows as read with today's features alone: the candidates come after them."""
     width = len(MOVE_FEATURES)
     return [{**row, "inputs": [inputs[:width] for inputs in row["inputs"]]} for row in rows]
@@ -188,7 +273,7 @@ def fold_gains(task: tuple[int, int, bool, int, int]) -> FoldGains:
     fold, folds, extras, trees, depth = task
     train, held = split(ROWS, folds, fold)
     if not extras:
-        train, held = _todays_inputs_only(train), _todays_inputs_only(held)
+        train, held = todays_inputs_only(train), todays_inputs_only(held)
     model = fit(train, trees=trees, depth=depth)
     found: dict[float, tuple[list[float], int]] = {}
     for margin in MARGINS:

@@ -16,6 +16,10 @@ matches is one whose difference is clearly above zero (``bench/results/tuning.md
 ``--shares 0.25,0.5,1`` fits each way to those shares of each fold's training deals too (the
 same deals grow with the share) and judges them on the same held-out decisions: a learning
 curve, which says whether more labels of the same kind are worth their hours.
+``--candidates NAME`` (a set of :mod:`bench.try_features`) reads the decisions with today's
+features and those candidates after them, and tries each way twice on the same folds, without
+the candidates and with them; a second table prints the paired difference of the two (the
+committed trees read only today's features, so they score as before).
 """
 
 from __future__ import annotations
@@ -29,7 +33,14 @@ from typing import Any
 
 from bench.train_bombs import blended
 from bench.train_moves import Reader, fit, picked_gains, picks, read_labels
-from bench.try_features import ROWS, map_with_rows, split
+from bench.try_features import (
+    CANDIDATES,
+    READERS,
+    ROWS,
+    map_with_rows,
+    split,
+    todays_inputs_only,
+)
 from bot.game.players.paowang_moves import COMMITTED, inputs_of
 from bot.game.players.trees import TreeModel
 
@@ -143,6 +154,48 @@ def table(found: dict[str, list[Judged]]) -> list[str]:
     return lines
 
 
+def with_candidates(
+    ways: dict[str, Callable[[Rows], Any]], names: Sequence[str], candidates: str
+) -> dict[str, Callable[[Rows], Any]]:
+    """Each way of ``names`` twice: fitted to today's features alone (its own name), and to
+    them and the candidates after them (named so by :func:`candidates_name`)."""
+    doubled: dict[str, Callable[[Rows], Any]] = {}
+    for name in names:
+        doubled[name] = _without_candidates(ways[name])
+        doubled[candidates_name(name, candidates)] = ways[name]
+    return doubled
+
+
+def _without_candidates(way: Callable[[Rows], Any]) -> Callable[[Rows], Any]:
+    return lambda rows: way(todays_inputs_only(rows))
+
+
+def candidates_name(way: str, candidates: str) -> str:
+    return f"{way}, with {candidates}"
+
+
+def candidates_table(found: dict[str, list[Judged]], candidates: str) -> list[str]:
+    """For each way tried both ways: the way with the candidates less without, paired on the
+    same held-out decisions, a line per margin."""
+    lines = [
+        f"| way | margin | with {candidates} less without |",
+        "| --- | --- | --- |",
+    ]
+    for way, without in found.items():
+        judged = found.get(candidates_name(way, candidates))
+        if judged is None:
+            continue
+        groups = [group for group, _ in without]
+        for index, margin in enumerate(MARGINS):
+            difference = [
+                mine[index][0] - theirs[index][0]
+                for (_, mine), (_, theirs) in zip(judged, without, strict=True)
+            ]
+            mean, half = per_decision(groups, difference)
+            lines.append(f"| {way} | {margin:.2f} | {mean:+.4f} ±{half:.4f} |")
+    return lines
+
+
 def _shares(text: str) -> tuple[float, ...]:
     try:
         shares = tuple(float(part) for part in text.split(","))
@@ -172,7 +225,17 @@ def main(
         help="fit each way to these shares of the training deals too, e.g. 0.25,0.5,1 "
         "(a learning curve: would more labels of this kind help?)",
     )
+    if ways is None:
+        parser.add_argument(
+            "--candidates", choices=tuple(CANDIDATES),
+            help="try each way without and with this set of bench.try_features' inputs",
+        )
     args = parser.parse_args(argv)
+    candidates = getattr(args, "candidates", None)
+    if candidates is not None:
+        tried = with_candidates(tried, args.ways or tuple(tried), candidates)
+        args.ways = list(tried)
+        reader = READERS[candidates]
     rows = read_labels(args.files, reader)
     # the folds' pool forks after this, so every worker finds the ways by name
     kept = dict(WAYS)
@@ -185,6 +248,9 @@ def main(
     deals = len({row["group"] for row in rows})
     print(f"{len(rows)} decisions of {deals} deals, each held out once in {args.folds} folds")
     print("\n".join(table(found)))
+    if candidates is not None:
+        print()
+        print("\n".join(candidates_table(found, candidates)))
     return 0
 
 
