@@ -700,3 +700,42 @@ def test_collect_refuses_a_shortlist_without_a_move_to_compare(
         main(["collect", "--deals", "1", "--keep", keep, "--out", str(tmp_path / "x.jsonl")])
     assert "--keep counts the moves labelled" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_pass_bounds_the_passer_unless_the_taker_is_known_to_be_on_its_side() -> None:
+    """The third candidate set reads the history: the lowest single (pair) each seat passed
+    over, passes over a taker known to be on the passer's side and over bombs left out."""
+    from types import SimpleNamespace
+
+    from bench.try_features import UNBOUNDED, pass_move, pass_position, shown_bounds
+    from bot.game.common import Combo, SeatView
+
+    def single(rank: int) -> Combo:
+        return Combo("single", (rank << 3,), rank)
+
+    pair = Combo("pair", (7 << 3, 7 << 3 | 1), 7)
+    bomb = Combo("bomb", tuple(9 << 3 | copy for copy in range(4)), 9, tier=5)
+    history = (
+        (1, single(10)), (2, None), (3, None), (4, single(12)), (0, None), (1, None),
+        (2, None), (3, None),  # seat 4 takes the trick and leads again
+        (4, bomb), (0, None), (1, None), (2, None), (3, None),  # a pass over a bomb shows nothing
+        (2, pair), (3, None), (4, None), (0, None), (1, None),  # 0 and 2 are on one side
+    )
+    view = SeatView(
+        variant="paowang", seat=0, hand=(), hand_sizes=(5, 6, 7, 8, 9), turn=0,
+        on_table=single(11), on_table_seat=4, trick=(), history=history, finish_order=(),
+        partners=(2,), over=False, opponents=(1,),
+    )
+    bounds = shown_bounds(view)
+    assert bounds["single"] == [12, 12, 10, 10, UNBOUNDED]
+    assert bounds["pair"] == [UNBOUNDED, 7, UNBOUNDED, 7, 7]
+    position: Any = SimpleNamespace(view=view)
+    # over seat 4's single 11, seats 1, 2 and 3 act: 3 has passed a 10 (shown unable), 1 only
+    # a 12, and 2 is a partner who passed a 10
+    assert pass_position(position, bounds) == (1.0, 1.0)
+    # (known foes, seats of unknown side shown unable; the others holding cards not shown)
+    assert pass_move(position, bounds, single(11)) == (0.0, 1.0, 2.0)
+    assert pass_move(position, bounds, single(12)) == (1.0, 1.0, 1.0)
+    assert pass_move(position, bounds, Combo("pair", pair.cards, 8)) == (1.0, 2.0, 0.0)
+    assert pass_move(position, bounds, None) == (0.0, 0.0, 0.0)
+    assert pass_move(position, bounds, bomb) == (0.0, 0.0, 0.0)
