@@ -35,6 +35,7 @@ from bench.tune import (
     PREVIOUS,
     RULE_REVEAL,
     RULES_BOMBS,
+    load_model,
     move_tuning,
     shuangkou_factory,
     tuned_factory,
@@ -197,18 +198,23 @@ def run(games: int, seed: int, command: str = "") -> tuple[str, bool]:
 
 
 def search_seats(
-    variant: str, budget: SearchBudget, previous_moves: Path | None = None
+    variant: str, budget: SearchBudget, previous_moves: Path | None = None,
+    previous_shuangkou_moves: Path | None = None,
 ) -> tuple[Factory, str]:
     """The search player of ``budget`` for ``variant``'s paired match, and its row's title;
-    with ``previous_moves``, 刨王's search starts from and plays out with the AI whose move
-    model is that file instead of today's (the issue's second yardstick, built on the previous
-    kept round). The file names 刨王's previous AI, so it wins over ``previous_playouts``
-    there, which still builds 双扣's search on its heuristic."""
-    if variant != "paowang" or previous_moves is None:
+    with ``previous_moves`` (``previous_shuangkou_moves``), 刨王's (双扣's) search starts from
+    and plays out with the AI whose move model is that file instead of today's (the issue's
+    second yardstick, built on the previous kept round). The file names that game's previous
+    AI, so it wins over ``previous_playouts`` there, which still builds the other game's search
+    on its heuristic."""
+    model = previous_moves if variant == "paowang" else previous_shuangkou_moves
+    if model is None:
         return search_factory(budget), budget.title
     on_model = dataclasses.replace(budget, previous_playouts=False)
-    title = f"{on_model.title[:-1]}, play-outs by the AI with move model {previous_moves.name})"
-    return search_factory(on_model, move_tuning(str(previous_moves))), title
+    title = f"{on_model.title[:-1]}, play-outs by the AI with move model {model.name})"
+    if variant == "paowang":
+        return search_factory(on_model, move_tuning(str(model))), title
+    return search_factory(on_model, shuangkou_moves=load_model(model, "SK_MOVE")), title
 
 
 def paired_section(
@@ -218,10 +224,12 @@ def paired_section(
     seed: int,
     jobs: int,
     previous_moves: Path | None = None,
+    previous_shuangkou_moves: Path | None = None,
 ) -> list[str]:
     """The paired matches (:mod:`bench.search_match`), as markdown lines. With
-    ``previous_moves``, 刨王's search player starts from and plays out with the AI whose move
-    model is that file (the previous kept round's); the other seats play today's AI."""
+    ``previous_moves`` (``previous_shuangkou_moves``), 刨王's (双扣's) search player starts from
+    and plays out with the AI whose move model is that file (the previous kept round's); the
+    other seats play today's AI."""
     reports: list[MatchReport] = []
 
     def show(report: MatchReport) -> None:
@@ -309,7 +317,9 @@ def paired_section(
     )
     for variant, count in zip(("shuangkou", "paowang"), search_deals, strict=True):
         if count:
-            factory, title = search_seats(variant, budget, previous_moves)
+            factory, title = search_seats(
+                variant, budget, previous_moves, previous_shuangkou_moves
+            )
             show(
                 run_match(
                     variant,
@@ -384,6 +394,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "git show 80f5776~1:bot/game/players/paowang_move_model.py for round 1), not today's; "
         "with --search-previous-playouts, that flag then applies to 双扣 only",
     )
+    parser.add_argument(
+        "--search-previous-shuangkou-moves",
+        type=Path,
+        metavar="MODEL",
+        help="双扣's search player starts from and plays out with the AI whose move model is "
+        "this file (written by bench.train_shuangkou fit --write: the previous kept round's, "
+        "e.g. git show ea7104c~1:bot/game/players/shuangkou_move_model.py for round 1), not "
+        "today's; with --search-previous-playouts, that flag then applies to 刨王 only",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     markdown, met = run(args.games, args.seed, " ".join(sys.argv[1:] if argv is None else argv))
@@ -403,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else args.search_deals_paowang,
             ),
             budget, args.seed, args.jobs, args.search_previous_moves,
+            args.search_previous_shuangkou_moves,
         )
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from bot.cli.simulate import mean_ci95, new_game, play_out
 from bot.game.players import AiPlayer, Player
 from bot.game.players.paowang_ai import Tuning
 from bot.game.players.shuangkou_moves import NO_LOOK
+from bot.game.players.trees import TreeModel
 
 PAOWANG_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(5), 2))
 
@@ -60,7 +61,8 @@ Factory = Callable[[int, int], Player]
 
 
 def _search_player(
-    budget: SearchBudget, tuning: Tuning | None, seat: int, seed: int
+    budget: SearchBudget, tuning: Tuning | None, shuangkou_moves: TreeModel | None, seat: int,
+    seed: int,
 ) -> Player:
     rollout: Player | None = None
     if budget.previous_playouts:
@@ -68,19 +70,25 @@ def _search_player(
             seed, lookahead=False, paowang_tuning=Tuning(learned_moves=False),
             shuangkou_moves=NO_LOOK,
         )
-    elif tuning is not None:
-        rollout = AiPlayer(seed, lookahead=False, paowang_tuning=tuning)
+    elif tuning is not None or shuangkou_moves is not None:
+        rollout = AiPlayer(
+            seed, lookahead=False, paowang_tuning=tuning, shuangkou_moves=shuangkou_moves
+        )
     return SearchPlayer(
         seed, samples=budget.samples, max_candidates=budget.max_candidates, margin=budget.margin,
         z=budget.z, rollout=rollout,
     )
 
 
-def search_factory(budget: SearchBudget, tuning: Tuning | None = None) -> Factory:
+def search_factory(
+    budget: SearchBudget, tuning: Tuning | None = None,
+    shuangkou_moves: TreeModel | None = None,
+) -> Factory:
     """Search players with ``budget`` (picklable, for the worker processes); with ``tuning``,
     they start from and play out with the 刨王 AI so tuned (the yardstick at a table of a
-    candidate model, whose other seats play by it too)."""
-    return functools.partial(_search_player, budget, tuning)
+    candidate model, whose other seats play by it too); with ``shuangkou_moves``, with the
+    双扣 AI of that move model (the yardstick built on a previous round)."""
+    return functools.partial(_search_player, budget, tuning, shuangkou_moves)
 
 
 def heuristic_factory(seat: int, seed: int) -> Player:

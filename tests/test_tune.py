@@ -143,3 +143,32 @@ def test_a_look_ahead_budget_can_compare_more_moves_and_be_timed_cold(
     cold_times("25/8/fast", 1, 0)
     printed = capsys.readouterr().out
     assert printed.startswith("25/8/fast: ") and " cold decisions in 1 games, median " in printed
+
+
+def test_the_shuangkou_yardstick_can_be_built_on_the_previous_rounds_move_model(
+    tmp_path: Path,
+) -> None:
+    """bench.players --search-previous-shuangkou-moves MODEL: 双扣's search player starts from
+    and plays out with the 双扣 AI of that move model, and its row says so; 刨王's search is
+    unchanged, and with --search-previous-playouts the file still names 双扣's previous AI."""
+    from bench.players import search_seats
+    from bench.search import SearchPlayer
+    from bench.search_match import SearchBudget
+    from bench.train_shuangkou import write
+
+    model = TreeModel(-7.0, ())
+    path = tmp_path / "sk-round1.py"
+    write(model, ["python -m bench.train_shuangkou fit x.jsonl --write"], 1, path)
+    factory, title = search_seats("shuangkou", SearchBudget(), None, path)
+    searcher = factory(0, 1)
+    assert isinstance(searcher, SearchPlayer)
+    assert searcher.rollout._shuangkou_moves == model  # type: ignore[attr-defined]
+    assert title.endswith("play-outs by the AI with move model sk-round1.py)")
+    plain_factory, plain_title = search_seats("paowang", SearchBudget(), None, path)
+    plain = plain_factory(0, 1)
+    assert isinstance(plain, SearchPlayer) and plain_title == SearchBudget().title
+    assert plain.rollout._shuangkou_moves is None  # type: ignore[attr-defined]
+    both = SearchBudget(previous_playouts=True)
+    on_file, both_title = search_seats("shuangkou", both, None, path)
+    assert on_file(0, 1).rollout._shuangkou_moves == model  # type: ignore[attr-defined]
+    assert both_title == title
