@@ -273,7 +273,8 @@ MIN_LEAF = 40
 
 
 def fit(
-    rows: Sequence[dict[str, Any]], start: TreeModel | None = None, step: float = 1.0
+    rows: Sequence[dict[str, Any]], start: TreeModel | None = None, step: float = 1.0,
+    loss: str = "squared_error",
 ) -> TreeModel:
     """Trees fitted to the labels; with ``start``, more trees boosted on top of that model
     (fitted to what it leaves unexplained), its own trees kept as they are: a round labelled
@@ -281,12 +282,13 @@ def fit(
     labels are no longer at hand. ``step`` scales what the new trees add: the labels say
     how to answer a table of ``start``, and a table of the answer is another table (a full
     step answers it too well: ``bench/results/tuning.md``), so a part of the way, as
-    fictitious play averages an answer with what it answers."""
+    fictitious play averages an answer with what it answers. ``loss`` as :func:`fit_trees`
+    takes it."""
     inputs = [row["inputs"] for row in rows]
     labels = [row["gain"] for row in rows]
     if start is None:
-        return fit_trees(inputs, labels)
-    return boost_on_top(start, inputs, labels, step)
+        return fit_trees(inputs, labels, loss=loss)
+    return boost_on_top(start, inputs, labels, step, loss=loss)
 
 
 def boost_on_top(
@@ -423,11 +425,11 @@ def policy_gain(rows: Sequence[dict[str, Any]], bombs: Sequence[bool]) -> float:
 
 def report(
     train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
-    start: TreeModel | None = None, step: float = 1.0,
+    start: TreeModel | None = None, step: float = 1.0, loss: str = "squared_error",
 ) -> None:
     """What each way of answering gains on the held-out questions, by their labels: the
     rules, the model fitted (on top of ``start`` when given), ``start`` itself."""
-    fitted = fit(train, start, step)
+    fitted = fit(train, start, step, loss)
     rule = [bool(row["rule"]) for row in held]
     best = [row["gain"] > 0 for row in held]
     print(f"{len(train)} questions to fit, {len(held)} held out")
@@ -503,6 +505,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --on-top: scale what the new trees add (1: all of it)",
     )
     fitting.add_argument(
+        "--loss", choices=("squared_error", "huber"), default="squared_error",
+        help="the trees' loss (huber: the labels' far tails weigh less)",
+    )
+    fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
         "bot/game/players/paowang_bomb_model.py)",
@@ -519,14 +525,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--step scales trees added on top: give --on-top")
     rows = load(args.files)
     start = COMMITTED_BOMBS if args.on_top else None
-    report(*held_out(rows), start, args.step)
+    report(*held_out(rows), start, args.step, args.loss)
     if args.write:
         commands = made_with(
             "bench.train_bombs", args.files, rows, collected_by, table=committed_commands(),
             on_top=args.step if args.on_top else None,
+            shape="" if args.loss == "squared_error" else f" --loss {args.loss}",
         )
         questions = len(rows) + (committed_questions() if start is not None else 0)
-        write(fit(rows, start, args.step), commands, questions, args.model_out)
+        write(fit(rows, start, args.step, args.loss), commands, questions, args.model_out)
         print(f"model written to {args.model_out}")
     return 0
 
