@@ -147,6 +147,11 @@ def test_a_model_on_top_says_how_it_was_made_and_on_how_many_questions(
     assert committed_questions(out) == committed_questions() + len(rows)
     made = load_model(out, "BOMB")
     assert made.trees[: len(COMMITTED_BOMBS.trees)] == COMMITTED_BOMBS.trees
+    # a loss other than the default is part of the fit's command
+    assert train_bombs.main([*arguments, "--loss", "huber"]) == 0
+    assert committed_commands(out)[-1] == (
+        "python -m bench.train_bombs fit s99.jsonl --on-top --step 0.5 --loss huber --write"
+    )
 
 
 def test_the_benchmark_seats_a_bomb_model_from_a_file(tmp_path: Path) -> None:
@@ -197,3 +202,30 @@ def test_the_trees_read_out_predict_what_scikit_learn_predicts(loss: str) -> Non
     ).fit(np.array(inputs), np.array(labels))
     for x, expected in zip(inputs[:40], fitted.predict(np.array(inputs[:40])), strict=True):
         assert model.expected_gain(x) == pytest.approx(expected, abs=1e-4)
+
+
+def test_bomb_ways_are_judged_on_folds_against_the_committed_trees() -> None:
+    """bench.try_bombs: every question is held out once, each loss's way is paired with the
+    committed model on the same questions, and a gain is the label where the model bombs."""
+    from bench.try_bombs import gains, table, try_losses
+    from bot.game.players.paowang_bombs import BOMB_FEATURES
+    from bot.game.players.trees import TreeModel
+
+    rng = random.Random(3)
+    rows = [
+        {"group": deal, "inputs": [rng.random() for _ in BOMB_FEATURES],
+         "gain": rng.gauss(0, 2)}
+        for deal in range(12) for _ in range(6)
+    ]
+    always, never = TreeModel(1.0, ()), TreeModel(-1.0, ())
+    assert gains(always, rows) == [row["gain"] for row in rows]
+    assert gains(never, rows) == [0.0] * len(rows)
+    groups, found = try_losses(rows, ["squared_error", "huber"], folds=3, start=always)
+    assert sorted(groups) == sorted(row["group"] for row in rows)
+    assert found["committed"] == [  # the start bombs everywhere: each label, fold by fold
+        row["gain"] for fold in range(3) for row in rows if row["group"] % 3 == fold
+    ]
+    assert set(found) == {"committed", "squared_error", "huber"}
+    assert all(len(values) == len(rows) for values in found.values())
+    lines = table(groups, found)
+    assert [line.split(" |")[0] for line in lines[2:]] == ["| squared_error", "| huber"]
