@@ -35,9 +35,9 @@ from bench.tune import (
     PREVIOUS,
     RULE_REVEAL,
     RULES_BOMBS,
-    load_model,
     move_tuning,
     shuangkou_factory,
+    shuangkou_moves,
     tuned_factory,
 )
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
@@ -214,7 +214,7 @@ def search_seats(
     title = f"{on_model.title[:-1]}, play-outs by the AI with move model {model.name})"
     if variant == "paowang":
         return search_factory(on_model, move_tuning(str(model))), title
-    return search_factory(on_model, shuangkou_moves=load_model(model, "SK_MOVE")), title
+    return search_factory(on_model, shuangkou_moves=shuangkou_moves(str(model))), title
 
 
 def paired_section(

@@ -203,7 +203,7 @@ def made_with(
     ``on_top`` (the step) the model is the repository's with trees boosted on it, and with
     ``blend`` (the weight) the repository's averaged with a fit of the files: either way
     ``table`` first, the collections, the fit. ``shape`` is the last fit's own flags (its
-    trees' number and depth, when not the defaults)."""
+    trees' number and depth, its loss, when not the defaults)."""
     keeps_committed = on_top is not None or blend is not None
     refits = refits and not keeps_committed
     collections = [
@@ -266,6 +266,8 @@ def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
 
 
 #: the boosting's settings: small trees, few, so that a decision stays well under a millisecond
+#: the trees' losses a fit takes (scikit-learn's names; huber: the labels' far tails weigh less)
+LOSSES = ("squared_error", "huber")
 TREES = 100
 DEPTH = 3
 LEARNING_RATE = 0.05
@@ -505,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --on-top: scale what the new trees add (1: all of it)",
     )
     fitting.add_argument(
-        "--loss", choices=("squared_error", "huber"), default="squared_error",
+        "--loss", choices=LOSSES, default="squared_error",
         help="the trees' loss (huber: the labels' far tails weigh less)",
     )
     fitting.add_argument(

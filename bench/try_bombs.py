@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.train_bombs import fit, load
+from bench.train_bombs import LOSSES, fit, load
 from bench.try_features import split
 from bench.try_rounds import per_decision
 from bot.game.players.paowang_bombs import COMMITTED_BOMBS
@@ -37,7 +37,7 @@ def try_losses(
     rows: Rows, losses: Sequence[str], folds: int = 5, step: float = 0.5,
     start: TreeModel = COMMITTED_BOMBS,
 ) -> tuple[list[int], dict[str, list[float]]]:
-    """Every held-out question's deal group, fold after fold, and what each answers gains on
+    """Every held-out question's deal group, fold after fold, and what each answer gains on
     it: ``committed`` (``start``) and ``start`` with trees on top by each loss."""
     if folds < 2:
         raise ValueError(f"folds must be 2 or more, not {folds}")
@@ -75,10 +75,18 @@ def table(groups: Sequence[int], found: dict[str, list[float]]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.try_bombs", description=__doc__)
     parser.add_argument("files", type=Path, nargs="+")
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--step", type=float, default=0.5)
-    parser.add_argument("--loss", choices=("squared_error", "huber"), default="squared_error")
+    parser.add_argument("--folds", type=int, default=5, help="2 or more (5)")
+    parser.add_argument(
+        "--step", type=float, default=0.5,
+        help="the part of the new trees kept on top (0.5: the committed model's own shape)",
+    )
+    parser.add_argument(
+        "--loss", choices=LOSSES, default="squared_error",
+        help="tried beside squared error (the default tries squared error alone)",
+    )
     args = parser.parse_args(argv)
+    if args.folds < 2:
+        parser.error(f"--folds must be 2 or more, not {args.folds}")
     rows = load(args.files)
     losses = list(dict.fromkeys(["squared_error", args.loss]))
     groups, found = try_losses(rows, losses, args.folds, args.step)

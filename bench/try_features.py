@@ -67,7 +67,9 @@ SIDE_FEATURES = (*SIDE_POSITION, *DIFFERENCES)
 #: seat that passed over a single (a pair) of some rank, when the taker was not known to be on
 #: its side, holds no higher single (pair) outside its bombs, or chose to keep it: cards only
 #: leave a hand, so the lowest rank it passed over bounds it from then on
-PASS_POSITION = ("to act shown unable over the table", "partners to act shown unable")
+PASS_POSITION = (
+    "non-partners to act shown unable over the table", "partners to act shown unable",
+)
 PASS_MOVE = ("foes shown unable", "unknown shown unable", "others not shown unable")
 PASS_FEATURES = (
     *PASS_POSITION, *(f"move {name}" for name in PASS_MOVE),
@@ -76,6 +78,10 @@ PASS_FEATURES = (
 #: the candidate sets, by the name ``--candidates`` takes
 CANDIDATES = {"unseen": UNSEEN_FEATURES, "side": SIDE_FEATURES, "passes": PASS_FEATURES}
 MARGINS = (0.0, 0.25, 0.5, 1.0)
+#: the kinds whose passes bound a hand, and how many cards of a rank answer them
+BOUNDED = {"single": 1, "pair": 2}
+#: no bound shown yet (above every rank)
+UNBOUNDED = BIG_JOKER + 1
 
 
 def _hand_points(position: Position) -> int:
@@ -106,7 +112,7 @@ def move_extra(position: Position, move: Combo | None) -> tuple[float, ...]:
     if move is None:
         return (0.0, kept / 10)
     kept -= sum(POINTS[card >> 3] for card in move.cards)
-    width = {"single": 1, "pair": 2}.get(move.kind, 0)
+    width = BOUNDED.get(move.kind, 0)
     higher = 0 if move.tier or not width else sum(
         1 for rank in range(move.key + 1, BIG_JOKER + 1) if position.unseen[rank] >= width
     )
@@ -158,16 +164,14 @@ def with_side(position: Position, moves: Sequence[Combo | None]) -> list[tuple[f
     return rows
 
 
-#: the kinds whose passes bound a hand, and how many cards of a rank answer them
-BOUNDED = {"single": 1, "pair": 2}
-#: no bound shown yet (above every rank)
-UNBOUNDED = BIG_JOKER + 1
 
 
 def shown_bounds(view: SeatView) -> dict[str, list[int]]:
     """For each bounded kind, for each seat: the lowest rank of that kind the seat passed over,
     as this seat reads the history (a pass over a taker this seat knows to be on the passer's
-    side shows nothing: partners pass to let a trick stand)."""
+    side shows nothing: partners pass to let a trick stand). A trick always opens with a play,
+    so each pass is over the last play before it. (A single's bound would bound pairs too, every
+    card being a single; round 20 read the two kinds apart, as here.)"""
     assert view.seat is not None
     ours = {view.seat, *view.partners}
     theirs = set(view.opponents)
@@ -192,10 +196,13 @@ def _shown_unable(bounds: dict[str, list[int]], seat: int, combo: Combo) -> bool
 
 
 def pass_position(position: Position, bounds: dict[str, list[int]]) -> tuple[float, ...]:
+    """Over the table's play: how many of the seats still to act that are not known partners,
+    and how many that are, have shown they cannot beat it (0, 0 when leading)."""
     view = position.view
     table = view.on_table
-    between = seats_to_act(view) if table is not None else ()
-    unable = [seat for seat in between if table and _shown_unable(bounds, seat, table)]
+    if table is None:
+        return (0.0, 0.0)
+    unable = [seat for seat in seats_to_act(view) if _shown_unable(bounds, seat, table)]
     return (
         float(sum(1 for seat in unable if seat not in view.partners)),
         float(sum(1 for seat in unable if seat in view.partners)),
@@ -205,6 +212,9 @@ def pass_position(position: Position, bounds: dict[str, list[int]]) -> tuple[flo
 def pass_move(
     position: Position, bounds: dict[str, list[int]], move: Combo | None
 ) -> tuple[float, ...]:
+    """Over ``move``, if a single or a pair, among the others still holding cards that are not
+    known partners: how many known foes have shown they cannot beat it, how many seats of
+    unknown side have, and how many of them all have not (0, 0, 0 for any other move)."""
     view = position.view
     if move is None or move.tier or move.kind not in BOUNDED:
         return (0.0, 0.0, 0.0)

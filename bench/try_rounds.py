@@ -232,6 +232,8 @@ def main(
         )
     args = parser.parse_args(argv)
     candidates = getattr(args, "candidates", None)
+    if candidates is not None and args.shares != (1.0,):
+        parser.error("--candidates pairs whole fits: give no --shares with it")
     if candidates is not None:
         tried = with_candidates(tried, args.ways or tuple(tried), candidates)
         args.ways = list(tried)

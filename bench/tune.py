@@ -123,16 +123,19 @@ def _shuangkou_player(moves: TreeModel | None, seat: int, seed: int) -> Player:
     return AiPlayer(seat, shuangkou_moves=moves)
 
 
-def shuangkou_factory(name: str) -> Any:
-    """双扣 AI players: ``heuristic`` (no learned look), ``committed`` (the repository's
-    model), or a model file written by ``bench.train_shuangkou``."""
+def shuangkou_moves(name: str) -> TreeModel | None:
+    """A 双扣 move model by name: ``heuristic`` (no learned look), ``committed`` (None: the
+    repository's), or a model file written by ``bench.train_shuangkou``."""
     if name == "heuristic":
-        moves: TreeModel | None = NO_LOOK
-    elif name == "committed":
-        moves = None
-    else:
-        moves = load_model(Path(name), "SK_MOVE")
-    return functools.partial(_shuangkou_player, moves)
+        return NO_LOOK
+    if name == "committed":
+        return None
+    return load_model(Path(name), "SK_MOVE")
+
+
+def shuangkou_factory(name: str) -> Any:
+    """双扣 AI players of the move model :func:`shuangkou_moves` names."""
+    return functools.partial(_shuangkou_player, shuangkou_moves(name))
 
 
 class LookaheadPlayer(AiPlayer):

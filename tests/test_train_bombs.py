@@ -208,6 +208,7 @@ def test_bomb_ways_are_judged_on_folds_against_the_committed_trees() -> None:
     """bench.try_bombs: every question is held out once, each loss's way is paired with the
     committed model on the same questions, and a gain is the label where the model bombs."""
     from bench.try_bombs import gains, table, try_losses
+    from bench.try_features import split
     from bot.game.players.paowang_bombs import BOMB_FEATURES
     from bot.game.players.trees import TreeModel
 
@@ -227,5 +228,9 @@ def test_bomb_ways_are_judged_on_folds_against_the_committed_trees() -> None:
     ]
     assert set(found) == {"committed", "squared_error", "huber"}
     assert all(len(values) == len(rows) for values in found.values())
+    # each fold's fit sees only the other folds: fold 0's held-out questions come first
+    train, held = split(rows, 3, 0)
+    fitted = fit(train, always, 0.5, "huber")
+    assert found["huber"][: len(held)] == gains(fitted, held)
     lines = table(groups, found)
     assert [line.split(" |")[0] for line in lines[2:]] == ["| squared_error", "| huber"]

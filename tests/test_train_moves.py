@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -704,7 +705,8 @@ def test_collect_refuses_a_shortlist_without_a_move_to_compare(
 
 def test_a_pass_bounds_the_passer_unless_the_taker_is_known_to_be_on_its_side() -> None:
     """The third candidate set reads the history: the lowest single (pair) each seat passed
-    over, passes over a taker known to be on the passer's side and over bombs left out."""
+    over, passes over a taker known to be on the passer's side (ours or theirs) and over bombs
+    left out. (The history is made up, not dealt: only whose pass follows which play counts.)"""
     from types import SimpleNamespace
 
     from bench.try_features import UNBOUNDED, pass_move, pass_position, shown_bounds
@@ -714,28 +716,34 @@ def test_a_pass_bounds_the_passer_unless_the_taker_is_known_to_be_on_its_side() 
         return Combo("single", (rank << 3,), rank)
 
     pair = Combo("pair", (7 << 3, 7 << 3 | 1), 7)
-    bomb = Combo("bomb", tuple(9 << 3 | copy for copy in range(4)), 9, tier=5)
+    bomb = Combo("ladder", tuple(9 << 3 | copy for copy in range(4)), 9, tier=5)
     history = (
         (1, single(10)), (2, None), (3, None), (4, single(12)), (0, None), (1, None),
         (2, None), (3, None),  # seat 4 takes the trick and leads again
         (4, bomb), (0, None), (1, None), (2, None), (3, None),  # a pass over a bomb shows nothing
         (2, pair), (3, None), (4, None), (0, None), (1, None),  # 0 and 2 are on one side
+        (1, single(5)), (2, None), (3, None),  # 1 and 3 are on the other
     )
     view = SeatView(
         variant="paowang", seat=0, hand=(), hand_sizes=(5, 6, 7, 8, 9), turn=0,
         on_table=single(11), on_table_seat=4, trick=(), history=history, finish_order=(),
-        partners=(2,), over=False, opponents=(1,),
+        partners=(2,), over=False, opponents=(1, 3),
     )
     bounds = shown_bounds(view)
-    assert bounds["single"] == [12, 12, 10, 10, UNBOUNDED]
+    # 3's pass over 1's 10 shows nothing (both are foes of seat 0), its pass over 4's 12 does
+    assert bounds["single"] == [12, 12, 5, 12, UNBOUNDED]
     assert bounds["pair"] == [UNBOUNDED, 7, UNBOUNDED, 7, 7]
     position: Any = SimpleNamespace(view=view)
-    # over seat 4's single 11, seats 1, 2 and 3 act: 3 has passed a 10 (shown unable), 1 only
-    # a 12, and 2 is a partner who passed a 10
-    assert pass_position(position, bounds) == (1.0, 1.0)
+    # over seat 4's single 11, seats 1, 2 and 3 act: only 2, a partner, has passed lower (a 5)
+    assert pass_position(position, bounds) == (0.0, 1.0)
+    higher: Any = SimpleNamespace(view=dataclasses.replace(view, on_table=single(13)))
+    assert pass_position(higher, bounds) == (2.0, 1.0)  # over a 13, 1 and 3 have shown too
     # (known foes, seats of unknown side shown unable; the others holding cards not shown)
-    assert pass_move(position, bounds, single(11)) == (0.0, 1.0, 2.0)
-    assert pass_move(position, bounds, single(12)) == (1.0, 1.0, 1.0)
-    assert pass_move(position, bounds, Combo("pair", pair.cards, 8)) == (1.0, 2.0, 0.0)
+    assert pass_move(position, bounds, single(11)) == (0.0, 0.0, 3.0)
+    assert pass_move(position, bounds, single(12)) == (2.0, 0.0, 1.0)
+    assert pass_move(position, bounds, Combo("pair", pair.cards, 8)) == (2.0, 1.0, 0.0)
     assert pass_move(position, bounds, None) == (0.0, 0.0, 0.0)
     assert pass_move(position, bounds, bomb) == (0.0, 0.0, 0.0)
+    leads = dataclasses.replace(view, on_table=None, on_table_seat=None)
+    leading: Any = SimpleNamespace(view=leads)
+    assert pass_position(leading, bounds) == (0.0, 0.0)

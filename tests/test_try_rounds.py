@@ -110,34 +110,34 @@ def test_each_share_is_fitted_to_its_part_of_the_folds_training_deals(
 def test_candidates_try_each_way_without_and_with_them_on_the_same_folds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """--candidates fits each way twice: to today's features alone and to them and the
-    candidates; the second table pairs the two on the same held-out decisions."""
-    from bench.try_rounds import candidates_name, candidates_table, with_candidates
+    """--candidates fits each way twice: to today's features alone (the way's own name) and
+    to them and the candidates; the second table pairs the two on the same held-out
+    decisions."""
+    from bench.try_rounds import candidates_name, candidates_table, main, with_candidates
 
     rows = _rows(tmp_path)
     extra = 3
-    for row in rows:  # the candidates after today's features, which the labels follow
+    for row in rows:  # the candidates after today's features
         row["inputs"] = [[*inputs, gain, *[0.0] * (extra - 1)]
                          for inputs, gain in zip(row["inputs"], row["gains"], strict=True)]
-    widths: dict[str, set[int]] = {}
+    seen: list[set[int]] = []
 
-    def recording(name: str) -> Any:
-        def way(train: Any) -> Any:
-            widths.setdefault(name, set()).update(
-                len(inputs) for row in train for inputs in row["inputs"]
-            )
-            return WAYS["on top"](train)
-        return way
+    def recording(train: Any) -> Any:
+        seen.append({len(inputs) for row in train for inputs in row["inputs"]})
+        return WAYS["on top"](train)
 
-    doubled = with_candidates({"r": recording("r")}, ["r"], "test")
-    assert list(doubled) == ["r", candidates_name("r", "test")]
+    with_them = candidates_name("r", "test")
+    doubled = with_candidates({"r": recording}, ["r"], "test")
+    assert list(doubled) == ["r", with_them]
+    doubled["r"](rows)
+    doubled[with_them](rows)
+    assert seen == [{len(MOVE_FEATURES)}, {len(MOVE_FEATURES) + extra}]
     for name, way in doubled.items():
         monkeypatch.setitem(WAYS, name, way)
     found = try_ways(rows, tuple(doubled), folds=2)
-    assert widths == {"r": {len(MOVE_FEATURES), len(MOVE_FEATURES) + extra}}
     lines = candidates_table(found, "test")
     assert len(lines) == 2 + len(MARGINS)
-    without, judged = found["r"], found[candidates_name("r", "test")]
+    without, judged = found["r"], found[with_them]
     assert [g for g, _ in without] == [g for g, _ in judged]
     for index, margin in enumerate(MARGINS):
         mean, half = per_decision(
@@ -145,5 +145,6 @@ def test_candidates_try_each_way_without_and_with_them_on_the_same_folds(
             [a[index][0] - b[index][0] for (_, a), (_, b) in zip(judged, without, strict=True)],
         )
         assert lines[2 + index] == f"| r | {margin:.2f} | {mean:+.4f} ±{half:.4f} |"
-    # the candidates change what the trees pick somewhere (they hold the label itself)
-    assert any(a != b for (_, a), (_, b) in zip(judged, without, strict=True))
+    # shares would name rows the paired table cannot find: refused
+    with pytest.raises(SystemExit):
+        main(["x.jsonl", "--candidates", "passes", "--shares", "0.5,1"])
