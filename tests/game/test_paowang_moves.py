@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.cli.simulate import next_actor
 from bot.game import paowang
 from bot.game.cards import parse_cards
@@ -18,6 +20,7 @@ from bot.game.players.paowang_moves import (
     allowed,
     best_move,
     inputs_of,
+    lead_goes_elsewhere,
     overtake_reason,
     position_of,
 )
@@ -159,3 +162,45 @@ def test_against_a_foe_with_one_card_it_leads_what_a_single_cannot_answer() -> N
     assert view.opponents == (1, 3, 4)
     choice = AiPlayer().choose(view)
     assert choice is not None and len(choice.cards) >= 2
+
+
+def partner_out_view() -> SeatView:
+    """Seats 0 and 2 revealed a 大王 each (partners; 1, 3 and 4 known foes). Seat 0 takes a
+    trick with its 大王 and goes out on a 9; seat 1 passes: seat 2's view, over the 9 of a
+    partner who is out. Were the 9 to stand, seat 1, the next seat holding cards, would lead."""
+    hands = ("大王 9", "5 5 7 8 9 10 J Q K 4", "大王 10 4 6 6 7 8 J Q K",
+             "5 9 9 10 5 Q 4 6 7 8", "7 8 10 A A 6 6 9 J Q")
+    game = game_of(*hands)
+    game.reveal(0, True)
+    game.reveal(2, True)
+    game.play(0, parse_cards("大王"))
+    for seat in (1, 2, 3, 4):
+        game.pass_turn(seat)
+    game.play(0, parse_cards("9"))
+    game.pass_turn(1)
+    view = game.view(2)
+    assert view.partners == (0,) and view.hand_sizes[0] == 0 and view.on_table_seat == 0
+    return view
+
+
+def test_it_may_keep_the_lead_an_out_partners_trick_would_hand_to_a_foe() -> None:
+    """Over the 9 of a partner who is out, with a foe to lead if it stands, a 10 (which the
+    foes to act can beat: no guard) has a reason; the learned look may take it if it pays."""
+    view = partner_out_view()
+    ten = combo_of(view, "10")
+    here = position(view)
+    assert overtake_reason(here, ten) is Overtake.KEEPS_LEAD and allowed(here, ten)
+
+
+def test_over_an_out_partner_whose_lead_comes_back_to_its_side_it_passes() -> None:
+    """The same trick, but seat 1 is out too: the lead would come to this seat anyway, so the
+    10 has no reason; nor when the next seat holding cards is a known partner."""
+    view = partner_out_view()
+    to_me = dataclasses.replace(view, hand_sizes=(0, 0, *view.hand_sizes[2:]))
+    ten = combo_of(view, "10")
+    assert overtake_reason(position(to_me), ten) is None and not allowed(position(to_me), ten)
+    # nor when the next seat holding cards is a known partner (seat 1 made one: the view as
+    # a side of three would see it, the only case the rule has to leave alone)
+    partner_next = dataclasses.replace(view, partners=(0, 1), opponents=(3, 4))
+    assert not lead_goes_elsewhere(partner_next)
+    assert overtake_reason(position(partner_next), ten) is None

@@ -34,13 +34,16 @@ class Player(Protocol):
 
 
 class Overtake(StrEnum):
-    """Why a seat may play over its partner's trick: the only reasons the AI does, in both
-    games (a partner's winning play is otherwise left to stand)."""
+    """Why a seat may play over its partner's trick: the only reasons the AI does (a
+    partner's winning play is otherwise left to stand)."""
 
     GOES_OUT = "goes out"  # the play empties the hand
     GUARDS = "guards"  # a seat not known to be a partner can still beat the partner's play
     # before the trick comes back, and this play cannot be beaten without a bomb
     RUNS_OUT = "runs out"  # with the lead, the rest of the hand plays out
+    KEEPS_LEAD = "keeps the lead"  # 刨王: the partner holding the trick is out, and were it to
+    # stand, the lead would go to a seat not known to be on this side (双扣's 接风 hands it
+    # to the partner's partner, this seat, so there it is never a reason)
 
 
 def overtake_allowed(

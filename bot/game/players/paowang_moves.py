@@ -184,7 +184,23 @@ def overtake_reason(position: Position, move: Combo) -> Overtake | None:
     after = plan_for(rest, position.revealed)
     if position.weak_parts(after) == 0 and not combo_beatable(move, position.unseen):
         return Overtake.RUNS_OUT
+    if lead_goes_elsewhere(view):
+        return Overtake.KEEPS_LEAD
     return None
+
+
+def lead_goes_elsewhere(view: SeatView) -> bool:
+    """Whether the trick is a known partner's who is out, and, were it to stand, the next seat
+    still holding cards after it, which leads then, is neither this seat nor a known partner."""
+    taker = view.on_table_seat
+    if taker is None or taker not in view.partners or view.hand_sizes[taker]:
+        return False
+    seats = len(view.hand_sizes)
+    # this seat holds cards (it acts), so the search ends at it at the latest
+    leader = next(
+        seat for step in range(1, seats) if view.hand_sizes[seat := (taker + step) % seats]
+    )
+    return leader != view.seat and leader not in view.partners
 
 
 #: the model in the repository (``paowang_move_model.py``)
