@@ -192,15 +192,15 @@ def test_it_may_keep_the_lead_an_out_partners_trick_would_hand_to_a_foe() -> Non
     assert overtake_reason(here, ten) is Overtake.KEEPS_LEAD and allowed(here, ten)
 
 
-def test_over_an_out_partner_whose_lead_comes_back_to_its_side_it_passes() -> None:
+def test_an_out_partners_trick_whose_lead_stays_on_this_side_is_no_reason() -> None:
     """The same trick, but seat 1 is out too: the lead would come to this seat anyway, so the
     10 has no reason; nor when the next seat holding cards is a known partner."""
     view = partner_out_view()
     to_me = dataclasses.replace(view, hand_sizes=(0, 0, *view.hand_sizes[2:]))
     ten = combo_of(view, "10")
     assert overtake_reason(position(to_me), ten) is None and not allowed(position(to_me), ten)
-    # nor when the next seat holding cards is a known partner (seat 1 made one: the view as
-    # a side of three would see it, the only case the rule has to leave alone)
+    # nor when the next seat holding cards is a known partner (seat 1 made one, as a seat of
+    # the side of three knows two partners once both 大王 are shown)
     partner_next = dataclasses.replace(view, partners=(0, 1), opponents=(3, 4))
     assert not lead_goes_elsewhere(partner_next)
     assert overtake_reason(position(partner_next), ten) is None
