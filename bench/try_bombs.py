@@ -21,7 +21,7 @@ from typing import Any
 
 from bench.train_bombs import LOSSES, fit, load
 from bench.try_features import split
-from bench.try_rounds import per_decision
+from bench.try_rounds import paired_cells
 from bot.game.players.paowang_bombs import COMMITTED_BOMBS
 from bot.game.players.trees import TreeModel
 
@@ -62,13 +62,7 @@ def table(groups: Sequence[int], found: dict[str, list[float]]) -> list[str]:
     for loss, mine in found.items():
         if loss == "committed":
             continue
-        cells = [
-            per_decision(groups, values)
-            for values in (kept, mine, [a - b for a, b in zip(mine, kept, strict=True)])
-        ]
-        lines.append(f"| {loss} | " + " | ".join(
-            f"{mean:+.4f} ±{half:.4f}" for mean, half in cells
-        ) + " |")
+        lines.append(f"| {loss} | {paired_cells(groups, kept, mine)} |")
     return lines
 
 

@@ -144,14 +144,18 @@ def table(found: dict[str, list[Judged]]) -> list[str]:
         for index, margin in enumerate(MARGINS):
             mine = [pairs[index][0] for _, pairs in judged]
             kept = [pairs[index][1] for _, pairs in judged]
-            cells = [
-                per_decision(groups, values)
-                for values in (kept, mine, [a - b for a, b in zip(mine, kept, strict=True)])
-            ]
-            lines.append(f"| {way} | {margin:.2f} | " + " | ".join(
-                f"{mean:+.4f} ±{half:.4f}" for mean, half in cells
-            ) + " |")
+            lines.append(f"| {way} | {margin:.2f} | {paired_cells(groups, kept, mine)} |")
     return lines
+
+
+def paired_cells(groups: Sequence[int], kept: Sequence[float], mine: Sequence[float]) -> str:
+    """Three Markdown cells: the kept model's mean, the way's, and the way's less the kept's
+    (paired), each with its 95% half-interval a deal one draw (:func:`per_decision`)."""
+    cells = [
+        per_decision(groups, values)
+        for values in (kept, mine, [a - b for a, b in zip(mine, kept, strict=True)])
+    ]
+    return " | ".join(f"{mean:+.4f} ±{half:.4f}" for mean, half in cells)
 
 
 def with_candidates(
