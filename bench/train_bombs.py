@@ -265,9 +265,9 @@ def load(paths: Sequence[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-#: the boosting's settings: small trees, few, so that a decision stays well under a millisecond
 #: the trees' losses a fit takes (scikit-learn's names; huber: the labels' far tails weigh less)
 LOSSES = ("squared_error", "huber")
+#: the boosting's settings: small trees, few, so that a decision stays well under a millisecond
 TREES = 100
 DEPTH = 3
 LEARNING_RATE = 0.05

@@ -164,8 +164,6 @@ def with_side(position: Position, moves: Sequence[Combo | None]) -> list[tuple[f
     return rows
 
 
-
-
 def shown_bounds(view: SeatView) -> dict[str, list[int]]:
     """For each bounded kind, for each seat: the lowest rank of that kind the seat passed over,
     as this seat reads the history (a pass over a taker this seat knows to be on the passer's
