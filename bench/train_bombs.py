@@ -363,10 +363,12 @@ def committed_commands(path: Path = MODEL_FILE) -> list[str]:
 def fit_trees(
     inputs: Sequence[Sequence[float]], labels: Sequence[float], *, trees: int = TREES,
     depth: int = DEPTH, min_leaf: int = MIN_LEAF, loss: str = "squared_error",
+    weights: Sequence[float] | None = None,
 ) -> TreeModel:
     """Gradient-boosted regression trees (scikit-learn) of the labels on the inputs, read
     out into plain tuples (the bot does not import scikit-learn). ``loss="huber"`` weighs the
-    labels' far tails less (scikit-learn's Huber loss, the top tenth of residuals linear)."""
+    labels' far tails less (scikit-learn's Huber loss, the top tenth of residuals linear);
+    ``weights``, one a label, how much each counts (all alike unless given)."""
     import numpy as np
     from sklearn.ensemble import GradientBoostingRegressor
 
@@ -376,7 +378,7 @@ def fit_trees(
         n_estimators=trees, max_depth=depth, learning_rate=LEARNING_RATE,
         min_samples_leaf=min_leaf, subsample=0.8, random_state=0, loss=loss,
     )
-    boosting.fit(x, y)
+    boosting.fit(x, y, sample_weight=None if weights is None else np.array(weights, dtype=float))
     read: list[Tree] = []
     for (estimator,) in boosting.estimators_:
         tree = estimator.tree_

@@ -49,7 +49,7 @@ import statistics
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from bench.search import SearchPlayer
 from bench.train_bombs import (
@@ -329,21 +329,49 @@ TREES_ON_TOP = 150
 def fit(
     rows: Sequence[dict[str, Any]], trees: int = TREES, depth: int = DEPTH,
     min_leaf: int = MIN_LEAF, start: TreeModel | None = None, step: float = 1.0,
-    loss: str = "squared_error",
+    loss: str = "squared_error", weighted: bool = False,
 ) -> TreeModel:
     """Trees fitted to every move's label; with ``start``, :data:`TREES_ON_TOP` more boosted
     on top of it (``bench.train_bombs.boost_on_top``), their leaves scaled by ``step``;
-    ``loss`` as ``bench.train_bombs.fit_trees`` takes it."""
+    ``loss`` as ``bench.train_bombs.fit_trees`` takes it; ``weighted``: each label counted by
+    how sure it is (:func:`label_weights`)."""
     inputs = [move for row in rows for move in row["inputs"]]
     labels = [gain for row in rows for gain in row["gains"]]
+    weights = label_weights(rows, start) if weighted else None
     if start is None:
         return fit_trees(
-            inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf, loss=loss
+            inputs, labels, trees=trees, depth=depth, min_leaf=min_leaf, loss=loss,
+            weights=weights,
         )
     return boost_on_top(
         start, inputs, labels, step, trees=TREES_ON_TOP, depth=depth, min_leaf=min_leaf,
-        loss=loss,
+        loss=loss, weights=weights,
     )
+
+
+#: the least spread of the moves' worth a weighted fit assumes (points²): a floor, so that
+#: labels whose standard errors explain all their spread do not weigh without bound
+LEAST_WORTH_SPREAD: Final = 0.5
+
+
+def label_weights(rows: Sequence[dict[str, Any]], start: TreeModel | None = None) -> list[float]:
+    """Each label's weight as an estimate of its move's worth, ``1 / (se² + τ²)``
+    (weighted least squares): ``se`` its standard error from the paired play-outs, ``τ²``
+    the spread of the worth itself, what the labels vary beyond ``start``'s predictions less
+    their mean squared standard error (at least :data:`LEAST_WORTH_SPREAD`). A label
+    loosened by play-outs that swing between won and lost games counts less than a sure
+    one; the weights are scaled to average 1."""
+    errors = [error for row in rows for error in row["errors"]]
+    left = [
+        gain - (0.0 if start is None else start.expected_gain(inputs))
+        for row in rows for inputs, gain in zip(row["inputs"], row["gains"], strict=True)
+    ]
+    worth_spread = max(
+        statistics.pvariance(left) - statistics.fmean(e * e for e in errors), LEAST_WORTH_SPREAD
+    )
+    raw = [1.0 / (error * error + worth_spread) for error in errors]
+    mean = statistics.fmean(raw)
+    return [weight / mean for weight in raw]
 
 
 def picked_gains(rows: Sequence[dict[str, Any]], chosen: Sequence[int]) -> list[float]:

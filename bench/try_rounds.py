@@ -55,6 +55,11 @@ WAYS: dict[str, Callable[[Rows], TreeModel]] = {
     # games of many points would steer squared-error leaves
     "on top, huber": lambda rows: fit(rows, start=COMMITTED, loss="huber"),
     "on top, depth 3, huber": lambda rows: fit(rows, depth=3, start=COMMITTED, loss="huber"),
+    # a label's standard error says how far to trust it: weighted least squares
+    "on top, weighted": lambda rows: fit(rows, start=COMMITTED, weighted=True),
+    "on top, huber, weighted": lambda rows: fit(
+        rows, start=COMMITTED, loss="huber", weighted=True
+    ),
 }
 MARGINS = (0.0, 0.25, 0.5)
 #: one held-out decision: its deal's group, then for each margin the label of the way's pick

@@ -259,6 +259,43 @@ def test_trees_on_top_of_a_model_keep_it_and_add_part_of_the_way() -> None:
     assert full.expected_gain(lifted) - start.expected_gain(lifted) > 2.0
 
 
+def test_a_label_weighs_by_how_sure_its_play_outs_are() -> None:
+    """``label_weights``: 1 / (se² + τ²), τ² what the labels vary beyond the start less their
+    mean squared standard error (floored), scaled to average 1."""
+    from bench.train_moves import LEAST_WORTH_SPREAD, label_weights
+
+    rows = [
+        {"inputs": [[0.0], [0.0]], "gains": [3.0, -3.0], "errors": [0.0, 2.0]},
+        {"inputs": [[0.0], [0.0]], "gains": [1.0, -1.0], "errors": [1.0, 1.0]},
+    ]
+    weights = label_weights(rows)
+    # the labels' variance 5, their mean squared error 1.5: τ² is 3.5
+    raw = [1 / 3.5, 1 / 7.5, 1 / 4.5, 1 / 4.5]
+    assert weights == pytest.approx([w / (sum(raw) / 4) for w in raw])
+    assert sum(weights) == pytest.approx(4.0)
+    # labels no surer than their spread: the floor keeps a sure label's weight finite
+    loose = [{"inputs": [[0.0]] * 2, "gains": [1.0, -1.0], "errors": [0.0, 3.0]}]
+    ratio = 1 / LEAST_WORTH_SPREAD / (1 / (9 + LEAST_WORTH_SPREAD))
+    first, second = label_weights(loose)
+    assert first / second == pytest.approx(ratio)
+
+
+def test_a_weighted_fit_trusts_the_sure_labels_over_the_loose() -> None:
+    """Where feature 3 is above 1 the first move's labels are sure (+2) in half the
+    decisions and loose and far off (−6) in the other half: weighted, the trees side with the
+    sure ones; unweighted, with the mean (−2)."""
+    rows = _rows(1500)
+    for index, row in enumerate(rows):
+        loose = index % 2 == 1 and row["inputs"][0][3] > 1
+        if loose:
+            row["gains"][0] = -6.0
+        row["errors"] = [6.0 if loose else 0.2, 0.2]
+    probe = [1.0] * len(MOVE_FEATURES)
+    probe[3] = 1.7
+    assert fit(rows).expected_gain(probe) < -1.0
+    assert fit(rows, weighted=True).expected_gain(probe) > 1.0
+
+
 #: what a label file collected at a table of the committed model says of itself, and the
 #: command line that collects it
 AT_THE_TABLE = {"seed": 99, "samples": 12, "policy": "model", "rollout": "heuristic", "belief": 4}

@@ -26,6 +26,7 @@ def _rows(tmp_path: Path) -> list[dict[str, Any]]:
             lines.append({
                 "deal": deal, "allowed": [True, True, False], "inputs": inputs,
                 "gains": [2 * move[0] - 1 + rng.gauss(0, 0.1) for move in inputs],
+                "errors": [rng.uniform(0.05, 0.3) for _ in inputs],
             })
     path = tmp_path / "labels.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
