@@ -166,8 +166,9 @@ def test_early_in_the_game_the_heuristic_decides_alone() -> None:
 
 
 def test_the_look_ahead_answers_with_one_of_its_candidates() -> None:
-    game = _endgame(2)
-    assert game is not None
+    # the first deal that reaches the look-ahead, not a fixed one: whether a deal ends with
+    # a team out before the last cards depends on the model of the day
+    [(_, game)] = _first_endgames("shuangkou", 1)
     view = game.view(game.turn)
     heuristic = AiPlayer(0, lookahead=False)
     first = heuristic.choose(view)
