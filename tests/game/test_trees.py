@@ -54,3 +54,15 @@ def test_a_model_goes_to_a_worker_process_and_reads_the_same() -> None:
     assert again == model
     for inputs in ([0.0, 0.5], [3.0, 0.6], [3.5, 0.6]):
         assert again.expected_gain(inputs) == model.expected_gain(inputs)
+
+
+def test_a_model_remembers_a_score_and_gives_it_again() -> None:
+    """The look-ahead asks the same inputs again and again: the second answer is the first,
+    without reading the trees again, whether the inputs come as a tuple or a list."""
+    model = TreeModel(1.0, SMALL)
+    first = model.expected_gain((3.0, 0.6))
+    calls = model._score.cache_info()  # type: ignore[attr-defined]
+    assert model.expected_gain([3.0, 0.6]) == first == 1.0 - 1.0 + 0.25
+    again = model._score.cache_info()  # type: ignore[attr-defined]
+    assert (again.hits, again.misses) == (calls.hits + 1, calls.misses)
+    assert model.expected_gain((3.5, 0.6)) == 1.0 + 4.0 + 0.25  # another input is read afresh
