@@ -41,7 +41,7 @@ from bench.tune import (
     tuned_factory,
 )
 from bot.cli.simulate import SimulationReport, format_report, new_game, next_actor, run_simulation
-from bot.game.players import AiPlayer, Player, decide, paowang_plan, shuangkou_plan
+from bot.game.players import AiPlayer, Player, decide, paowang_plan, shuangkou_plan, trees
 
 RESULTS = Path(__file__).parent / "results" / "players.md"
 
@@ -77,9 +77,10 @@ def machine() -> str:
 def cold_decisions(
     variant: str, games: int, seed: int, player_of: Callable[[int], Player] = AiPlayer
 ) -> list[float]:
-    """Seconds per AI decision with the plan caches emptied before each one: the worst case
-    for a process that just started (the simulations above keep their caches warm);
-    ``player_of(seat)`` sits in every seat (the bot's AI unless told)."""
+    """Seconds per AI decision with the plan caches and the models' remembered scores emptied
+    before each one: the worst case for a process that just started (the simulations above
+    keep their caches warm); ``player_of(seat)`` sits in every seat (the bot's AI unless
+    told)."""
     times: list[float] = []
     for g in range(games):
         game = new_game(variant, seed * 1_000_003 + 500_000 + g)
@@ -89,6 +90,7 @@ def cold_decisions(
             assert seat is not None
             shuangkou_plan.forget()
             paowang_plan.forget()
+            trees.forget()
             view = game.view(seat)
             start = time.perf_counter()
             if view.reveal_pending:

@@ -11,7 +11,7 @@ from bot.game.players.paowang_bomb_model import BOMB_BASE, BOMB_TREES
 from bot.game.players.paowang_bombs import BOMB_FEATURES, bomb_gain_expected
 from bot.game.players.paowang_move_model import MOVE_BASE, MOVE_TREES
 from bot.game.players.paowang_moves import COMMITTED, MOVE_FEATURES
-from bot.game.players.trees import TreeModel, compiled, trees_sum
+from bot.game.players.trees import TreeModel, compiled, forget, trees_sum
 
 #: a stump and a tree two deep: feature 1 at most 0.5 goes left (2.0), else feature 0 decides
 SMALL = (
@@ -66,3 +66,13 @@ def test_a_model_remembers_a_score_and_gives_it_again() -> None:
     again = model._score.cache_info()  # type: ignore[attr-defined]
     assert (again.hits, again.misses) == (calls.hits + 1, calls.misses)
     assert model.expected_gain((3.5, 0.6)) == 1.0 + 4.0 + 0.25  # another input is read afresh
+
+
+def test_forget_empties_every_models_remembered_scores() -> None:
+    """The benchmarks' cold decisions start as a fresh process does, with nothing remembered."""
+    model = TreeModel(1.0, SMALL)
+    model.expected_gain((0.0, 0.5))
+    assert model._score.cache_info().currsize == 1  # type: ignore[attr-defined]
+    forget()
+    assert model._score.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert model.expected_gain((0.0, 0.5)) == 1.0 + 2.0 + 0.25
