@@ -61,9 +61,9 @@ def test_a_model_remembers_a_score_and_gives_it_again() -> None:
     without reading the trees again, whether the inputs come as a tuple or a list."""
     model = TreeModel(1.0, SMALL)
     first = model.expected_gain((3.0, 0.6))
-    calls = model._score.cache_info()  # type: ignore[attr-defined]
+    calls = model._score.cache_info()
     assert model.expected_gain([3.0, 0.6]) == first == 1.0 - 1.0 + 0.25
-    again = model._score.cache_info()  # type: ignore[attr-defined]
+    again = model._score.cache_info()
     assert (again.hits, again.misses) == (calls.hits + 1, calls.misses)
     assert model.expected_gain((3.5, 0.6)) == 1.0 + 4.0 + 0.25  # another input is read afresh
 
@@ -72,7 +72,7 @@ def test_forget_empties_every_models_remembered_scores() -> None:
     """The benchmarks' cold decisions start as a fresh process does, with nothing remembered."""
     model = TreeModel(1.0, SMALL)
     model.expected_gain((0.0, 0.5))
-    assert model._score.cache_info().currsize == 1  # type: ignore[attr-defined]
+    assert model._score.cache_info().currsize == 1
     forget()
-    assert model._score.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert model._score.cache_info().currsize == 0
     assert model.expected_gain((0.0, 0.5)) == 1.0 + 2.0 + 0.25

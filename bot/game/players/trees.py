@@ -20,18 +20,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from weakref import WeakSet
 
 from bot.game.players.paowang_bomb_model import Tree
 
+if TYPE_CHECKING:  # the cache's type is named only for the checker
+    from functools import _lru_cache_wrapper
+
 Scorer = Callable[[Sequence[float]], float]
-#: scores a model remembers, the latest kept: more than one decision asks (397 distinct inputs at
-#: most in those ten games), and an entry (about 50 inputs) is under 2 kB: 2 MB a model at most
-SCORES_REMEMBERED = 1024
 Features = tuple[float, ...]
 P = TypeVar("P")
 M = TypeVar("M")
+
+#: scores a model remembers, the latest kept: more than one decision asks (397 distinct inputs at
+#: most in those ten games), and an entry (about 50 inputs) is under 2 kB: 2 MB a model at most
+SCORES_REMEMBERED = 1024
 
 
 def trees_sum(base: float, trees: Sequence[Tree], inputs: Sequence[float]) -> float:
@@ -82,13 +86,11 @@ class TreeModel:
 
     base: float
     trees: tuple[Tree, ...]
-    _score: Scorer = field(init=False, repr=False, compare=False)
-    _forget: Callable[[], None] = field(init=False, repr=False, compare=False)
+    _score: _lru_cache_wrapper[float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         remembered = lru_cache(maxsize=SCORES_REMEMBERED)(compiled(self.base, self.trees))
         object.__setattr__(self, "_score", remembered)
-        object.__setattr__(self, "_forget", remembered.cache_clear)
         _MODELS.add(self)
 
     def expected_gain(self, inputs: Sequence[float]) -> float:
@@ -100,6 +102,7 @@ class TreeModel:
         return (TreeModel, (self.base, self.trees))
 
 
+#: every model made, so that :func:`forget` reaches them all (weakly: a dropped model goes)
 _MODELS: WeakSet[TreeModel] = WeakSet()
 
 
@@ -107,7 +110,7 @@ def forget() -> None:
     """Empty every model's remembered scores, as a process that just started has none (the
     benchmarks' cold decisions, with the plans' caches)."""
     for model in list(_MODELS):
-        model._forget()
+        model._score.cache_clear()
 
 
 def paired_inputs(
