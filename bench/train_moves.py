@@ -14,7 +14,8 @@ model`` plays them out with the model, about five times slower; ``--belief N`` d
 deals for each sample and keeps one by how likely the others' actions so far were in it, as
 ``bench.train_bombs`` does; ``--focus`` labels only the kinds of decision where the room is,
 :data:`FOCUS`, and ``--keep 3`` only the heuristic's choice and the committed trees' best two
-moves, for several times the decisions of those kinds an hour). A move's label is what it
+moves, for several times the decisions of those kinds an hour; ``--leads-above 50`` labels
+only leads while more than 50 cards are left in the five hands). A move's label is what it
 scored over the heuristic's choice, in
 points for the seat, averaged over the samples, with its standard error. One JSON line per deal
 (:func:`record_of_deal`): the deal's actions, and at each decision the moves' cards and labels,
@@ -108,6 +109,19 @@ def situation(view: SeatView) -> str:
     return "follow partner" if played[-1] in view.partners else "follow foe"
 
 
+def labelled_here(
+    view: SeatView, choice: Combo | None, focus: bool, leads_above: int | None
+) -> bool:
+    """Whether ``collect`` labels this decision: every one, or with ``focus`` only those of
+    :data:`FOCUS`, and with ``leads_above`` only leads while more than that many cards are left
+    in the five hands (where the search gains most now, ``tuning.md``)."""
+    if focus and (situation(view), kind_of(choice)) not in FOCUS:
+        return False
+    return leads_above is None or (
+        situation(view) == "lead" and sum(view.hand_sizes) > leads_above
+    )
+
+
 def kind_of(move: Combo | None) -> str:
     if move is None:
         return "pass"
@@ -137,7 +151,7 @@ def model_shortlist(view: SeatView, moves: Sequence[Combo | None], keep: int) ->
 
 def record_of_deal(
     deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
-    belief: int = 1, focus: bool = False, keep: int = MOVES,
+    belief: int = 1, focus: bool = False, keep: int = MOVES, leads_above: int | None = None,
 ) -> dict[str, Any]:
     """One deal labelled, as it is stored: the deal's actions and, at every decision with a
     choice, the moves (their cards) with their labels. The trees' inputs are not stored: they
@@ -146,7 +160,8 @@ def record_of_deal(
 
     ``focus``: only the decisions of :data:`FOCUS`; ``keep`` under :data:`MOVES`: only the
     heuristic's choice and the committed trees' best ``keep`` - 1 moves
-    (:func:`model_shortlist`). Both spend the play-outs where the room is: several times the
+    (:func:`model_shortlist`); ``leads_above``: only leads with more than that many cards left
+    (:func:`labelled_here`). All spend the play-outs where the room is: several times the
     decisions of those kinds for the same time."""
     game = new_game("paowang", seed * 1_000_003 + DEAL_OFFSET + deal)
     tuning = POLICIES[policy]
@@ -166,7 +181,7 @@ def record_of_deal(
             choice = HEURISTIC.heuristic_choice(view)
             moves = candidates(view, choice, MOVES)
             last = choice is not None and len(choice.cards) == len(view.hand)
-            if focus and (situation(view), kind_of(choice)) not in FOCUS:
+            if not labelled_here(view, choice, focus, leads_above):
                 moves = moves[:1]
             elif keep < len(moves) and not last:
                 moves = model_shortlist(view, moves, keep)
@@ -189,7 +204,9 @@ def record_of_deal(
     return {
         "deal": deal, "seed": seed, "samples": samples, "policy": policy, "rollout": rollout,
         "belief": belief, **({"focus": True} if focus else {}),
-        **({"keep": keep} if keep < MOVES else {}), "actions": actions, "decisions": decisions,
+        **({"keep": keep} if keep < MOVES else {}),
+        **({"leads_above": leads_above} if leads_above is not None else {}),
+        "actions": actions, "decisions": decisions,
     }
 
 
@@ -284,13 +301,14 @@ def collect(
     belief: int = 1,
     focus: bool = False,
     keep: int = MOVES,
+    leads_above: int | None = None,
 ) -> int:
     """Label deals ``first`` to ``deals`` - 1 (``first``: to continue a run that stopped,
     whose file holds the deals before it, in a second file), one line per deal
     (:func:`record_of_deal`); how many decisions."""
     work = functools.partial(
         _stored, seed=seed, samples=samples, policy=policy, rollout=rollout, belief=belief,
-        focus=focus, keep=keep,
+        focus=focus, keep=keep, leads_above=leads_above,
     )
     return write_rows(
         work, deals, jobs, out, first, size=lambda record: len(record["decisions"])
@@ -312,6 +330,7 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
         + (f" --belief {rows[0]['belief']}" if rows[0].get("belief", 1) > 1 else "")
         + (" --focus" if rows[0].get("focus") else "")
         + (f" --keep {rows[0]['keep']}" if "keep" in rows[0] else "")
+        + (f" --leads-above {rows[0]['leads_above']}" if "leads_above" in rows[0] else "")
         + (f" --first-deal {first}" if first else "")
         + f" --out {name}"
     )
@@ -477,6 +496,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--keep", type=int, default=MOVES,
         help="label only the heuristic's choice and the committed model's best KEEP - 1 moves",
     )
+    gather.add_argument(
+        "--leads-above", type=int, default=None, metavar="CARDS",
+        help="label only leads while more than CARDS cards are left in the five hands",
+    )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
@@ -519,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--keep counts the moves labelled, the heuristic's too: 2 to {MOVES}")
         count = collect(
             args.deals, args.seed, args.samples, args.policy, args.rollout, args.jobs, args.out,
-            args.first_deal, args.belief, args.focus, args.keep,
+            args.first_deal, args.belief, args.focus, args.keep, args.leads_above,
         )
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0

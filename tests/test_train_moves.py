@@ -784,3 +784,29 @@ def test_a_pass_bounds_the_passer_unless_the_taker_is_known_to_be_on_its_side() 
     leads = dataclasses.replace(view, on_table=None, on_table_seat=None)
     leading: Any = SimpleNamespace(view=leads)
     assert pass_position(leading, bounds) == (0.0, 0.0)
+
+
+def test_a_run_of_early_leads_labels_only_leads_with_many_cards_left(
+    record: dict[str, Any],
+) -> None:
+    """``collect --leads-above 50`` on the same deal: the same game, labelled only where the
+    seat leads while more than 50 cards are left in the five hands, with every candidate the
+    full run labelled there; the made-with command says so."""
+    early = record_of_deal(record["deal"], seed=29, samples=2, policy="model", leads_above=50)
+    assert early["actions"] == record["actions"]
+    assert early["leads_above"] == 50
+    full = {decision["step"]: decision for decision in record["decisions"]}
+    game = new_game("paowang", 29 * 1_000_003 + DEAL_OFFSET + record["deal"])
+    leads = []
+    for step, action in enumerate(record["actions"]):
+        view = game.view(action[1])
+        if step in full and situation(view) == "lead" and sum(view.hand_sizes) > 50:
+            leads.append(step)
+        redo(game, action)
+    assert leads, "the deal has early leads to label"
+    assert [decision["step"] for decision in early["decisions"]] == leads
+    for decision in early["decisions"]:
+        assert decision["moves"] == full[decision["step"]]["moves"]
+    rows = expand(early)
+    assert len(rows) == len(leads)
+    assert "--leads-above 50 --first-deal" in collected_by("e.jsonl.gz", rows)
