@@ -9,6 +9,11 @@ bot plays) leaves the heuristic's choice and what that gains a decision by the l
 room the search would take: how often some allowed move's label is two of its standard errors
 above the choice (the yardstick's z ≥ 2 rule) and the best such label, a decision. The room is
 biased up (the best of several moves read off the same samples) but says where it lies.
+
+``--shuangkou`` reads label files of ``bench.train_shuangkou collect`` the same way, against
+the committed 双扣 trees; there a decision's kind is read off its stored inputs (leading or
+answering, the heuristic's choice) and the seat's cards left, since 双扣's labels see their room
+late in a deal (``tuning.md``, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -20,9 +25,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.train_bombs import read_rows
 from bench.train_moves import kind_of, picked_gains, picks, read_labels, situation
 from bot.game.common import Combo
 from bot.game.players.paowang_moves import COMMITTED, MARGIN, Position, inputs_of
+from bot.game.players.shuangkou_moves import MARGIN as SK_MARGIN
+from bot.game.players.shuangkou_moves import SK_COMMITTED, SK_MOVE_FEATURES
+from bot.game.players.trees import TreeModel
+
+Rows = Sequence[dict[str, Any]]
+#: where 双扣's stored inputs say what the kind of a decision is
+_SK_AT = {name: SK_MOVE_FEATURES.index(name) for name in (
+    "leading", "cards/10", "choice pass", "choice bomb",
+)}
 
 
 @dataclass
@@ -53,9 +68,36 @@ def by_kind(paths: Sequence[Path]) -> dict[tuple[str, str], Kind]:
         return inputs_of(position, moves)
 
     rows = read_labels(paths, read)
-    chosen = picks(COMMITTED, rows, MARGIN)
-    found: dict[tuple[str, str], Kind] = {}
     # strict: the first rounds' files (inputs stored, nothing replayed) would leave no kinds
+    return counted(rows, kinds, COMMITTED, MARGIN)
+
+
+def shuangkou_kind(row: dict[str, Any]) -> tuple[str, str]:
+    """A 双扣 decision's kind from its stored inputs: leading or answering, with the seat's
+    cards left in three bands; the heuristic's choice."""
+    inputs = row["inputs"][0]
+    cards = round(inputs[_SK_AT["cards/10"]] * 10)
+    band = "20 cards or more" if cards >= 20 else "10 to 19 cards" if cards >= 10 else (
+        "under 10 cards"
+    )
+    where = "lead" if inputs[_SK_AT["leading"]] > 0.5 else "follow"
+    choice = "pass" if inputs[_SK_AT["choice pass"]] > 0.5 else (
+        "bomb" if inputs[_SK_AT["choice bomb"]] > 0.5 else "play"
+    )
+    return f"{where}, {band}", choice
+
+
+def by_shuangkou_kind(paths: Sequence[Path]) -> dict[tuple[str, str], Kind]:
+    """The decisions of 双扣 label files counted by kind, against the committed 双扣 trees."""
+    rows = read_rows(paths)
+    return counted(rows, [shuangkou_kind(row) for row in rows], SK_COMMITTED, SK_MARGIN)
+
+
+def counted(
+    rows: Rows, kinds: Sequence[tuple[str, str]], model: TreeModel, margin: float
+) -> dict[tuple[str, str], Kind]:
+    chosen = picks(model, rows, margin)
+    found: dict[tuple[str, str], Kind] = {}
     for row, key, pick, gain in zip(rows, kinds, chosen, picked_gains(rows, chosen), strict=True):
         kind = found.setdefault(key, Kind())
         kind.decisions += 1
@@ -86,8 +128,12 @@ def table(found: dict[tuple[str, str], Kind]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.label_room", description=__doc__)
     parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument(
+        "--shuangkou", action="store_true",
+        help="the files are 双扣's (bench.train_shuangkou collect), read against its trees",
+    )
     args = parser.parse_args(argv)
-    found = by_kind(args.files)
+    found = by_shuangkou_kind(args.files) if args.shuangkou else by_kind(args.files)
     print(f"{sum(kind.decisions for kind in found.values())} decisions, the committed model "
           f"at margin {MARGIN}")
     print("\n".join(table(found)))

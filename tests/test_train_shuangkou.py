@@ -105,3 +105,39 @@ def _labels(path: Path, policy: str) -> Path:
         for deal in range(300)
     ))
     return path
+
+
+def test_the_labels_room_reads_a_shuangkou_decisions_kind_off_its_inputs(tmp_path: Path) -> None:
+    """``bench.label_room --shuangkou`` counts every labelled 双扣 decision once, under the
+    kind its stored inputs say: leading or answering, the seat's cards in three bands, and the
+    heuristic's choice (a leader never passes)."""
+    import gzip
+
+    from bench.label_room import by_shuangkou_kind, shuangkou_kind, table
+
+    def inputs(**named: float) -> list[float]:
+        values = [0.0] * len(SK_MOVE_FEATURES)
+        for name, value in named.items():
+            values[SK_MOVE_FEATURES.index(name.replace("_", " ").replace("cards", "cards/10"))] = (
+                value
+            )
+        return values
+
+    assert shuangkou_kind({"inputs": [inputs(leading=1.0, cards=0.9, choice_bomb=1.0)]}) == (
+        "lead, under 10 cards", "bomb"
+    )
+    assert shuangkou_kind({"inputs": [inputs(cards=2.0, choice_pass=1.0)]}) == (
+        "follow, 20 cards or more", "pass"
+    )
+    assert shuangkou_kind({"inputs": [inputs(cards=1.4)]}) == ("follow, 10 to 19 cards", "play")
+    rows = decisions_of_deal(0, seed=51, samples=2)
+    path = tmp_path / "labels.jsonl.gz"
+    path.write_bytes(gzip.compress("".join(json.dumps(row) + "\n" for row in rows).encode()))
+    found = by_shuangkou_kind([path])
+    assert sum(kind.decisions for kind in found.values()) == len(rows)
+    for (where, choice), kind in found.items():
+        assert not (where.startswith("lead") and choice == "pass")
+        assert 0 <= kind.changed <= kind.decisions and 0 <= kind.sure <= kind.decisions
+    assert any(where.startswith("lead") for where, _ in found)
+    assert any(where.startswith("follow") for where, _ in found)
+    assert len(table(found)) == 2 + len(found)
