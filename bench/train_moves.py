@@ -417,13 +417,13 @@ def picks(model: TreeModel, rows: Sequence[dict[str, Any]], margin: float) -> li
 def report(
     train: Sequence[dict[str, Any]], held: Sequence[dict[str, Any]],
     start: TreeModel | None = None, step: float = 1.0, blend: float | None = None, *,
-    trees: int = TREES, depth: int = DEPTH,
+    trees: int = TREES, depth: int = DEPTH, loss: str = "squared_error", weighted: bool = False,
 ) -> None:
     """What taking each model's pick gains on the held-out decisions, by their labels: the
     trees fitted (on top of ``start`` when given), the committed model averaged with them
     (``blend`` of the way to them, when given), and ``start`` itself; ``trees`` of depth
-    ``depth`` fitted alone."""
-    fitted = fit(train, trees, depth, start=start, step=step)
+    ``depth`` fitted alone; ``loss`` and ``weighted`` as :func:`fit` takes them."""
+    fitted = fit(train, trees, depth, start=start, step=step, loss=loss, weighted=weighted)
     models = [("the trees", fitted)]
     if blend is not None:
         models.append((f"the blend {blend:g}", blended(COMMITTED, fitted, blend)))
@@ -532,6 +532,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     fitting.add_argument("--depth", type=int, default=DEPTH, help="the trees' depth")
     fitting.add_argument(
+        "--loss", choices=("squared_error", "huber"), default="squared_error",
+        help="the trees' loss (huber: a few lost games of many points steer the leaves less)",
+    )
+    fitting.add_argument(
+        "--weighted", action="store_true",
+        help="each label counted by how sure it is (label_weights: weighted least squares)",
+    )
+    fitting.add_argument(
         "--model-out", type=Path, default=MODEL_FILE,
         help="where --write writes the model (default: the bot's, "
         "bot/game/players/paowang_move_model.py)",
@@ -556,8 +564,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.on_top and args.trees != TREES:
         parser.error("--trees counts trees fitted alone: trees on top are always "
                      f"{TREES_ON_TOP}")
+    if args.blend is not None and (args.loss != "squared_error" or args.weighted):
+        parser.error("--loss and --weighted shape trees fitted alone or on top, not --blend")
     shape = (f" --trees {args.trees}" if args.trees != TREES else "") + (
         f" --depth {args.depth}" if args.depth != DEPTH else ""
+    ) + (f" --loss {args.loss}" if args.loss != "squared_error" else "") + (
+        " --weighted" if args.weighted else ""
     )
     rows = read_labels(args.files)
     try:  # before the fits, so that tables that do not add up stop it at once
@@ -569,11 +581,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     start = COMMITTED if args.on_top else None
-    report(*held_out(rows), start, args.step, args.blend, trees=args.trees, depth=args.depth)
+    report(
+        *held_out(rows), start, args.step, args.blend, trees=args.trees, depth=args.depth,
+        loss=args.loss, weighted=args.weighted,
+    )
     if args.write:
         keeps_committed = start is not None or args.blend is not None
         decisions = len(rows) + (committed_decisions() if keeps_committed else 0)
-        model = fit(rows, args.trees, args.depth, start=start, step=args.step)
+        model = fit(
+            rows, args.trees, args.depth, start=start, step=args.step, loss=args.loss,
+            weighted=args.weighted,
+        )
         if args.blend is not None:
             model = blended(COMMITTED, model, args.blend)
         write(model, commands, decisions, args.model_out)

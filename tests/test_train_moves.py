@@ -337,6 +337,42 @@ def test_a_move_model_on_top_says_how_it_was_made(tmp_path: Path) -> None:
         train_moves.main(["fit", str(labels), "--step", "0.5"])
 
 
+def test_a_huber_weighted_fit_on_top_is_the_way_try_rounds_judged_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """``fit --on-top --loss huber --weighted --write`` writes the trees of try_rounds' way
+    "on top, huber, weighted" fitted to every label, and the last command carries both
+    flags, so the recipe reproduces it; neither flag goes with --blend."""
+    from bench import train_moves
+    from bench.train_bombs import committed_commands
+    from bench.try_rounds import WAYS
+    from bench.tune import load_model
+    from bot.game.players.paowang_moves import COMMITTED
+
+    rng = random.Random(8)
+    labels = tmp_path / "s99.jsonl"
+    rows = [
+        {**row, **AT_THE_TABLE, "seed": 99, "errors": [rng.uniform(0.2, 3.0) for _ in row["gains"]]}
+        for row in _rows(300)
+    ]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "model.py"
+    assert train_moves.main([
+        "fit", str(labels), "--on-top", "--loss", "huber", "--weighted", "--write",
+        "--model-out", str(out),
+    ]) == 0
+    assert committed_commands(out)[-1] == (
+        "python -m bench.train_moves fit s99.jsonl --on-top --loss huber --weighted --write"
+    )
+    made = load_model(out, "MOVE")
+    way = WAYS["on top, huber, weighted"](train_moves.read_labels([labels]))
+    assert made.trees == way.trees
+    plain = train_moves.fit(train_moves.read_labels([labels]), start=COMMITTED)
+    assert plain.trees != made.trees  # the flags change the fit
+    with pytest.raises(SystemExit):
+        train_moves.main(["fit", str(labels), "--blend", "0.5", "--loss", "huber"])
+
+
 def test_a_move_model_fitted_alone_at_the_committed_models_table_says_so(
     tmp_path: Path,
 ) -> None:
