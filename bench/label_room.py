@@ -134,8 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     found = by_shuangkou_kind(args.files) if args.shuangkou else by_kind(args.files)
+    margin = SK_MARGIN if args.shuangkou else MARGIN
     print(f"{sum(kind.decisions for kind in found.values())} decisions, the committed model "
-          f"at margin {MARGIN}")
+          f"at margin {margin}")
     print("\n".join(table(found)))
     return 0
 
