@@ -20,6 +20,8 @@ curve, which says whether more labels of the same kind are worth their hours.
 features and those candidates after them, and tries each way twice on the same folds, without
 the candidates and with them; a second table prints the paired difference of the two (the
 committed trees read only today's features, so they score as before).
+``--shuangkou`` tries the same ways on 双扣's label files (``bench.train_shuangkou collect``),
+against 双扣's committed trees.
 """
 
 from __future__ import annotations
@@ -42,23 +44,27 @@ from bench.try_features import (
     todays_inputs_only,
 )
 from bot.game.players.paowang_moves import COMMITTED, inputs_of
+from bot.game.players.shuangkou_moves import SK_COMMITTED
 from bot.game.players.trees import TreeModel
 
 Rows = Sequence[dict[str, Any]]
+#: the kept model the ways start from and are judged against (刨王's, or 双扣's with
+#: ``--shuangkou``), set before the folds' pool forks, as the rows are
+KEPT: list[TreeModel] = [COMMITTED]
 #: the ways, by name: each makes a model from the rows it is fitted to
 WAYS: dict[str, Callable[[Rows], TreeModel]] = {
-    "on top": lambda rows: fit(rows, start=COMMITTED),
-    "on top, half step": lambda rows: fit(rows, start=COMMITTED, step=0.5),
-    "on top, depth 3": lambda rows: fit(rows, depth=3, start=COMMITTED),
-    "blend 0.5": lambda rows: blended(COMMITTED, fit(rows), 0.5),
+    "on top": lambda rows: fit(rows, start=KEPT[0]),
+    "on top, half step": lambda rows: fit(rows, start=KEPT[0], step=0.5),
+    "on top, depth 3": lambda rows: fit(rows, depth=3, start=KEPT[0]),
+    "blend 0.5": lambda rows: blended(KEPT[0], fit(rows), 0.5),
     # the labels' tails are far heavier than a normal's (kurtosis about 100): a few lost
     # games of many points would steer squared-error leaves
-    "on top, huber": lambda rows: fit(rows, start=COMMITTED, loss="huber"),
-    "on top, depth 3, huber": lambda rows: fit(rows, depth=3, start=COMMITTED, loss="huber"),
+    "on top, huber": lambda rows: fit(rows, start=KEPT[0], loss="huber"),
+    "on top, depth 3, huber": lambda rows: fit(rows, depth=3, start=KEPT[0], loss="huber"),
     # a label's standard error says how far to trust it: weighted least squares
-    "on top, weighted": lambda rows: fit(rows, start=COMMITTED, weighted=True),
+    "on top, weighted": lambda rows: fit(rows, start=KEPT[0], weighted=True),
     "on top, huber, weighted": lambda rows: fit(
-        rows, start=COMMITTED, loss="huber", weighted=True
+        rows, start=KEPT[0], loss="huber", weighted=True
     ),
 }
 MARGINS = (0.0, 0.25, 0.5)
@@ -73,7 +79,7 @@ def judge(model: TreeModel, held: Rows) -> list[Judged]:
     by_margin = [
         list(zip(
             picked_gains(held, picks(model, held, margin)),
-            picked_gains(held, picks(COMMITTED, held, margin)),
+            picked_gains(held, picks(KEPT[0], held, margin)),
             strict=True,
         ))
         for margin in MARGINS
@@ -120,10 +126,21 @@ def per_decision(groups: Sequence[int], values: Sequence[float]) -> tuple[float,
 
 def try_ways(
     rows: Rows, ways: Sequence[str] = tuple(WAYS), folds: int = 5, jobs: int = 1,
-    shares: Sequence[float] = (1.0,),
+    shares: Sequence[float] = (1.0,), kept: TreeModel = COMMITTED,
 ) -> dict[str, list[Judged]]:
     """Every held-out decision of every fold, by way (and share of the deals fitted, named
-    after the way when it is not all of them), fold after fold."""
+    after the way when it is not all of them), fold after fold; each way starts from ``kept``
+    and is judged against its picks."""
+    KEPT[:] = [kept]
+    try:
+        return _try_ways(rows, ways, folds, jobs, shares)
+    finally:
+        KEPT[:] = [COMMITTED]
+
+
+def _try_ways(
+    rows: Rows, ways: Sequence[str], folds: int, jobs: int, shares: Sequence[float]
+) -> dict[str, list[Judged]]:
     if folds < 2:
         raise ValueError(f"folds must be 2 or more, not {folds}")
     if not all(0.0 < share <= 1.0 for share in shares):
@@ -239,10 +256,17 @@ def main(
             "--candidates", choices=tuple(CANDIDATES),
             help="try each way without and with this set of bench.try_features' inputs",
         )
+        parser.add_argument(
+            "--shuangkou", action="store_true",
+            help="双扣's label files (bench.train_shuangkou), against 双扣's committed trees",
+        )
     args = parser.parse_args(argv)
     candidates = getattr(args, "candidates", None)
+    shuangkou = getattr(args, "shuangkou", False)
     if candidates is not None and args.shares != (1.0,):
         parser.error("--candidates pairs whole fits: give no --shares with it")
+    if candidates is not None and shuangkou:
+        parser.error("--candidates are 刨王's inputs: give no --shuangkou with them")
     if candidates is not None:
         tried = with_candidates(tried, args.ways or tuple(tried), candidates)
         args.ways = list(tried)
@@ -252,7 +276,10 @@ def main(
     kept = dict(WAYS)
     WAYS.update(tried)
     try:
-        found = try_ways(rows, args.ways or tuple(tried), args.folds, args.jobs, args.shares)
+        found = try_ways(
+            rows, args.ways or tuple(tried), args.folds, args.jobs, args.shares,
+            SK_COMMITTED if shuangkou else COMMITTED,
+        )
     finally:
         WAYS.clear()
         WAYS.update(kept)

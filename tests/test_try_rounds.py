@@ -149,3 +149,41 @@ def test_candidates_try_each_way_without_and_with_them_on_the_same_folds(
     # shares would name rows the paired table cannot find: refused
     with pytest.raises(SystemExit):
         main(["x.jsonl", "--candidates", "passes", "--shares", "0.5,1"])
+
+
+def test_shuangkou_labels_are_tried_on_top_of_and_against_shuangkous_trees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--shuangkou: the same ways on 双扣's labels (inputs stored, 双扣's width), each way
+    boosted on 双扣's committed trees and judged against their picks; 刨王's kept model is
+    back afterwards."""
+    from bench.try_rounds import KEPT, main
+    from bot.game.players.shuangkou_moves import SK_COMMITTED, SK_MOVE_FEATURES
+
+    rng = random.Random(11)
+    lines = []
+    for deal in range(8):
+        for _ in range(2 + deal):
+            inputs = [[rng.random() for _ in SK_MOVE_FEATURES] for _ in range(2)]
+            lines.append({
+                "deal": deal, "seed": 55, "samples": 8, "policy": "model", "rollout": "model",
+                "allowed": [True, True], "inputs": inputs,
+                "gains": [move[0] - 0.5 + rng.gauss(0, 0.1) for move in inputs],
+                "errors": [rng.uniform(0.05, 0.3) for _ in inputs],
+            })
+    path = tmp_path / "sk.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    rows = read_labels([path])
+    found = try_ways(rows, ("on top",), folds=2, kept=SK_COMMITTED)
+    order = [row for fold in range(2) for row in split(rows, 2, fold)[1]]
+    for index, margin in enumerate(MARGINS):
+        kept = picked_gains(order, picks(SK_COMMITTED, order, margin))
+        assert [pairs[index][1] for _, pairs in found["on top"]] == kept
+    assert KEPT == [COMMITTED]
+    assert main([str(path), "--shuangkou", "--folds", "2", "--way", "on top, huber"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{len(rows)} decisions of 8 deals" in printed
+    assert "| on top, huber | 0.25 |" in printed
+    assert KEPT == [COMMITTED]
+    with pytest.raises(SystemExit):
+        main([str(path), "--shuangkou", "--candidates", "side"])
