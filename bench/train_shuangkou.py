@@ -15,8 +15,10 @@ the held-out gain at a few margins; ``--write`` writes
 ``bot/game/players/shuangkou_move_model.py``. ``fit --on-top`` keeps the committed trees and
 boosts ``bench.train_moves.TREES_ON_TOP`` more on what they leave unexplained (a later round,
 labelled at a table of the committed model, when the earlier rounds' labels are not at
-hand). Whether a round is kept is decided by paired matches (``python -m bench.tune
---shuangkou``), written down in ``bench/results/tuning.md``.
+hand); with it, ``--step``, ``--depth``, ``--loss huber`` and ``--weighted`` fit the trees
+on top as ``bench.try_rounds --shuangkou``'s ways do. Whether a round is kept is decided by
+paired matches (``python -m bench.tune --shuangkou``), written down in
+``bench/results/tuning.md``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 from bench.search import SearchPlayer
 from bench.train_bombs import (
+    LOSSES,
     committed_commands,
     held_out,
     made_with,
@@ -38,7 +41,7 @@ from bench.train_bombs import (
     read_rows,
     write_rows,
 )
-from bench.train_moves import DEAL_OFFSET, committed_decisions, fit, report
+from bench.train_moves import DEAL_OFFSET, DEPTH, committed_decisions, fit, report
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.decompose import counts_of
@@ -142,6 +145,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the committed trees and boost more on top of them, fitted to what they "
         "leave unexplained of these labels (a round labelled at a table of today's model)",
     )
+    fitting.add_argument(
+        "--step", type=float, default=1.0, dest="fit_step",
+        help="with --on-top: scale what the new trees add (1: all of it)",
+    )
+    fitting.add_argument("--depth", type=int, default=DEPTH, help="the trees' depth")
+    fitting.add_argument(
+        "--loss", choices=LOSSES, default="squared_error",
+        help="the trees' loss (huber: the labels' far tails steer the leaves less)",
+    )
+    fitting.add_argument(
+        "--weighted", action="store_true",
+        help="each label counted by how sure it is (weighted least squares)",
+    )
     args = parser.parse_args(argv)
     if args.step == "collect":
         work = functools.partial(
@@ -151,17 +167,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         count = write_rows(work, args.deals, args.jobs, args.out, args.first_deal)
         print(f"{count} decisions from {args.deals} deals in {args.out}")
         return 0
+    if args.fit_step != 1.0 and not args.on_top:
+        parser.error("--step scales trees added on top: give --on-top")
+    shape = (f" --depth {args.depth}" if args.depth != DEPTH else "") + (
+        f" --loss {args.loss}" if args.loss != "squared_error" else ""
+    ) + (" --weighted" if args.weighted else "")
     rows = read_rows(args.files)
     start = SK_COMMITTED if args.on_top else None
-    report(*held_out(rows), start)
+    report(
+        *held_out(rows), start, args.fit_step, depth=args.depth, loss=args.loss,
+        weighted=args.weighted,
+    )
     if args.write:
         commands = made_with(
             "bench.train_shuangkou", args.files, rows, collected_by,
             table=committed_commands(MODEL_FILE),
-            on_top=1.0 if args.on_top else None,
+            on_top=args.fit_step if args.on_top else None, shape=shape,
         )
         decisions = len(rows) + (committed_decisions(MODEL_FILE) if args.on_top else 0)
-        model = fit(rows, start=start)
+        model = fit(
+            rows, depth=args.depth, start=start, step=args.fit_step, loss=args.loss,
+            weighted=args.weighted,
+        )
         write(model, commands, decisions, args.model_out)
         print(f"model of {len(model.trees)} trees written to {args.model_out}")
     return 0

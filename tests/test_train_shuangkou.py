@@ -8,8 +8,10 @@ import random
 import runpy
 from pathlib import Path
 
+import pytest
+
 from bench import train_shuangkou
-from bench.train_bombs import committed_commands
+from bench.train_bombs import committed_commands, read_rows
 from bench.train_moves import fit
 from bench.train_shuangkou import decisions_of_deal, write
 from bench.tune import shuangkou_factory
@@ -141,3 +143,33 @@ def test_the_labels_room_reads_a_shuangkou_decisions_kind_off_its_inputs(tmp_pat
     assert any(where.startswith("lead") for where, _ in found)
     assert any(where.startswith("follow") for where, _ in found)
     assert len(table(found)) == 2 + len(found)
+
+
+def test_a_huber_weighted_round_on_top_is_the_way_try_rounds_judged_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """``fit --on-top --loss huber --weighted``: the trees ``bench.try_rounds --shuangkou``
+    tried that way, fitted to every label; the last command carries both flags; a step
+    without --on-top is refused."""
+    from bench import try_rounds
+    from bench.tune import load_model
+    from bot.game.players.shuangkou_moves import SK_COMMITTED
+
+    labels = _labels(tmp_path / "sk97.jsonl", "model")
+    out = tmp_path / "sk.py"
+    assert train_shuangkou.main([
+        "fit", str(labels), "--on-top", "--loss", "huber", "--weighted", "--write",
+        "--model-out", str(out),
+    ]) == 0
+    made = load_model(out, "SK_MOVE")
+    try_rounds.KEPT[:] = [SK_COMMITTED]  # as try_ways sets it for --shuangkou
+    try:
+        expected = try_rounds.WAYS["on top, huber, weighted"](read_rows([labels]))
+    finally:
+        try_rounds.KEPT[:] = [try_rounds.COMMITTED]
+    assert made.trees == expected.trees
+    assert committed_commands(out)[-1] == (
+        "python -m bench.train_shuangkou fit sk97.jsonl --on-top --loss huber --weighted --write"
+    )
+    with pytest.raises(SystemExit):
+        train_shuangkou.main(["fit", str(labels), "--step", "0.5"])
