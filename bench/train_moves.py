@@ -368,6 +368,15 @@ def fit(
     )
 
 
+def shape_flags(depth: int, loss: str, weighted: bool, trees: int = TREES) -> str:
+    """A fit's own flags for its recipe, those that differ from the defaults."""
+    return (f" --trees {trees}" if trees != TREES else "") + (
+        f" --depth {depth}" if depth != DEPTH else ""
+    ) + (f" --loss {loss}" if loss != "squared_error" else "") + (
+        " --weighted" if weighted else ""
+    )
+
+
 #: the least spread of the moves' worth a weighted fit assumes (points²): a floor, so that
 #: labels whose standard errors explain all their spread do not weigh without bound
 LEAST_WORTH_SPREAD: Final = 0.5
@@ -566,11 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      f"{TREES_ON_TOP}")
     if args.blend is not None and (args.loss != "squared_error" or args.weighted):
         parser.error("--loss and --weighted shape trees fitted alone or on top, not --blend")
-    shape = (f" --trees {args.trees}" if args.trees != TREES else "") + (
-        f" --depth {args.depth}" if args.depth != DEPTH else ""
-    ) + (f" --loss {args.loss}" if args.loss != "squared_error" else "") + (
-        " --weighted" if args.weighted else ""
-    )
+    shape = shape_flags(args.depth, args.loss, args.weighted, args.trees)
     rows = read_labels(args.files)
     try:  # before the fits, so that tables that do not add up stop it at once
         commands = made_with(

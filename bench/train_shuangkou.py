@@ -41,7 +41,14 @@ from bench.train_bombs import (
     read_rows,
     write_rows,
 )
-from bench.train_moves import DEAL_OFFSET, DEPTH, committed_decisions, fit, report
+from bench.train_moves import (
+    DEAL_OFFSET,
+    DEPTH,
+    committed_decisions,
+    fit,
+    report,
+    shape_flags,
+)
 from bot.cli.simulate import decide, new_game, next_actor
 from bot.game.players import AiPlayer
 from bot.game.players.decompose import counts_of
@@ -169,9 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.fit_step != 1.0 and not args.on_top:
         parser.error("--step scales trees added on top: give --on-top")
-    shape = (f" --depth {args.depth}" if args.depth != DEPTH else "") + (
-        f" --loss {args.loss}" if args.loss != "squared_error" else ""
-    ) + (" --weighted" if args.weighted else "")
+    shape = shape_flags(args.depth, args.loss, args.weighted)
     rows = read_rows(args.files)
     start = SK_COMMITTED if args.on_top else None
     report(
