@@ -9,9 +9,11 @@ trick, not when the heuristic goes out) with more than one sensible move, it sam
 agree with what the seat has seen and plays every move out on the same samples with the
 heuristic in every seat afterwards (``--rollout model``: the AI with its look). A move's label
 is what it scored over the heuristic's choice, in points for the seat (双扣's ±4 / ±2 / 0 a
-game), averaged over the samples, with its standard error. ``fit`` boosts regression trees on
-the labels (the settings of ``bench.train_moves``), holds a fifth of the deals out and prints
-the held-out gain at a few margins; ``--write`` writes
+game), averaged over the samples, with its standard error. ``--answers-from CARDS`` labels only
+answers to an opponent while the seat holds at least that many cards (the early answers, where
+round 4's trees gain least and the labels see as much room as anywhere, ``tuning.md``).
+``fit`` boosts regression trees on the labels (the settings of ``bench.train_moves``), holds a
+fifth of the deals out and prints the held-out gain at a few margins; ``--write`` writes
 ``bot/game/players/shuangkou_move_model.py``. ``fit --on-top`` keeps the committed trees and
 boosts ``bench.train_moves.TREES_ON_TOP`` more on what they leave unexplained (a later round,
 labelled at a table of the committed model, when the earlier rounds' labels are not at
@@ -50,6 +52,7 @@ from bench.train_moves import (
     shape_flags,
 )
 from bot.cli.simulate import decide, new_game, next_actor
+from bot.game.common import SeatView
 from bot.game.players import AiPlayer
 from bot.game.players.decompose import counts_of
 from bot.game.players.sampling import candidates
@@ -71,10 +74,18 @@ POLICIES: dict[str, TreeModel | None] = {"heuristic": NO_LOOK, "model": None}
 REFERENCE = ShuangkouAI(moves=NO_LOOK)
 
 
+def labelled_here(view: SeatView, answers_from: int | None) -> bool:
+    """Whether ``collect`` labels this decision (among those the learned look is asked about):
+    every one, or with ``answers_from`` only answers while the seat holds that many cards."""
+    return answers_from is None or (view.on_table is not None and len(view.hand) >= answers_from)
+
+
 def decisions_of_deal(
-    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic"
+    deal: int, seed: int, samples: int, policy: str = "heuristic", rollout: str = "heuristic",
+    answers_from: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every decision with a choice in one 双扣 deal, its moves labelled by paired play-outs."""
+    """Every decision with a choice in one 双扣 deal (``answers_from``: only the answers of
+    :func:`labelled_here`), its moves labelled by paired play-outs."""
     game = new_game("shuangkou", seed * 1_000_003 + DEAL_OFFSET + deal)
     players = [
         AiPlayer(seat, shuangkou_moves=POLICIES[policy]) for seat in range(game.seats)
@@ -90,7 +101,7 @@ def decisions_of_deal(
         view = game.view(seat)
         choice = REFERENCE.heuristic_choice(view)
         moves = candidates(view, choice, MOVES)
-        if len(moves) > 1 and worth_a_look(view, choice):
+        if len(moves) > 1 and worth_a_look(view, choice) and labelled_here(view, answers_from):
             scores = search.scores(view, moves)
             if scores is not None:
                 gains, errors = [], []
@@ -103,6 +114,7 @@ def decisions_of_deal(
                     "rollout": rollout,
                     "inputs": inputs_of(position_of(view, counts_of(view.hand)), moves),
                     "allowed": [True] * (len(moves) - 1), "gains": gains, "errors": errors,
+                    **({"answers_from": answers_from} if answers_from is not None else {}),
                 })
         decide(players[seat], game, seat)
     return found
@@ -114,8 +126,9 @@ def collected_by(name: str, rows: Sequence[dict[str, Any]]) -> str:
     return (
         f"python -m bench.train_shuangkou collect --deals {deals} --seed {rows[0]['seed']} "
         f"--samples {rows[0]['samples']} --policy {rows[0]['policy']} "
-        f"--rollout {rows[0]['rollout']}" + (f" --first-deal {first}" if first else "")
-        + f" --out {name}"
+        f"--rollout {rows[0]['rollout']}"
+        + (f" --answers-from {rows[0]['answers_from']}" if "answers_from" in rows[0] else "")
+        + (f" --first-deal {first}" if first else "") + f" --out {name}"
     )
 
 
@@ -143,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     gather.add_argument("--jobs", type=int, default=1)
     gather.add_argument("--out", type=Path, required=True)
     gather.add_argument("--first-deal", type=int, default=0)
+    gather.add_argument(
+        "--answers-from", type=int, default=None, metavar="CARDS",
+        help="label only answers to an opponent while the seat holds at least CARDS cards",
+    )
     fitting = steps.add_parser("fit")
     fitting.add_argument("files", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true")
@@ -169,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.step == "collect":
         work = functools.partial(
             decisions_of_deal, seed=args.seed, samples=args.samples, policy=args.policy,
-            rollout=args.rollout,
+            rollout=args.rollout, answers_from=args.answers_from,
         )
         count = write_rows(work, args.deals, args.jobs, args.out, args.first_deal)
         print(f"{count} decisions from {args.deals} deals in {args.out}")

@@ -7,6 +7,7 @@ import math
 import random
 import runpy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,29 @@ def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
             # asked only when leading or answering an opponent, never over the partner
             assert inputs[leading] == 1.0 or inputs[taker_foe] == 1.0
         assert all(math.isfinite(gain) for gain in row["gains"])
+
+
+def test_a_run_of_early_answers_labels_only_answers_while_the_seat_holds_many_cards() -> None:
+    """``collect --answers-from 20`` on the same deal: the same game, labelled only where the
+    seat answers an opponent holding at least 20 cards, the same moves the full run labels
+    there; the made-with command says so."""
+    full = decisions_of_deal(0, seed=51, samples=2)
+    early = decisions_of_deal(0, seed=51, samples=2, answers_from=20)
+    leading = SK_MOVE_FEATURES.index("leading")
+    cards = SK_MOVE_FEATURES.index("cards/10")
+
+    def early_answer(row: dict[str, Any]) -> bool:
+        first = row["inputs"][0]
+        return first[leading] == 0.0 and round(first[cards] * 10) >= 20
+
+    expected = [row["inputs"] for row in full if early_answer(row)]
+    assert 0 < len(expected) < len(full)
+    assert [row["inputs"] for row in early] == expected
+    assert all(row["answers_from"] == 20 for row in early)
+    assert train_shuangkou.collected_by("sk57.jsonl", early) == (
+        "python -m bench.train_shuangkou collect --deals 1 --seed 51 --samples 2 "
+        "--policy heuristic --rollout heuristic --answers-from 20 --out sk57.jsonl"
+    )
 
 
 def test_the_trees_as_written_are_what_the_benchmark_seats(tmp_path: Path) -> None:
