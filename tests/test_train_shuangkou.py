@@ -7,11 +7,11 @@ import math
 import random
 import runpy
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bench import train_shuangkou
+from bench.label_room import shuangkou_kind
 from bench.train_bombs import committed_commands, read_rows
 from bench.train_moves import fit
 from bench.train_shuangkou import decisions_of_deal, write
@@ -38,18 +38,13 @@ def test_a_deal_yields_decisions_with_every_move_labelled() -> None:
 
 def test_a_run_of_early_answers_labels_only_answers_while_the_seat_holds_many_cards() -> None:
     """``collect --answers-from 20`` on the same deal: the same game, labelled only where the
-    seat answers an opponent holding at least 20 cards, the same moves the full run labels
-    there; the made-with command says so."""
+    seat, holding at least 20 cards, answers an opponent (label_room's kind of those), the same
+    moves the full run labels there; the made-with command says so."""
     full = decisions_of_deal(0, seed=51, samples=2)
     early = decisions_of_deal(0, seed=51, samples=2, answers_from=20)
-    leading = SK_MOVE_FEATURES.index("leading")
-    cards = SK_MOVE_FEATURES.index("cards/10")
-
-    def early_answer(row: dict[str, Any]) -> bool:
-        first = row["inputs"][0]
-        return first[leading] == 0.0 and round(first[cards] * 10) >= 20
-
-    expected = [row["inputs"] for row in full if early_answer(row)]
+    expected = [
+        row["inputs"] for row in full if shuangkou_kind(row)[0] == "follow, 20 cards or more"
+    ]
     assert 0 < len(expected) < len(full)
     assert [row["inputs"] for row in early] == expected
     assert all(row["answers_from"] == 20 for row in early)
